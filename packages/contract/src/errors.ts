@@ -1,0 +1,126 @@
+/**
+ * The one registry of every error code Switchboard answers with: its HTTP status and its meaning.
+ * The server, the SDK, the OpenAPI file and `docs/errors.md` all derive from this map.
+ */
+export const ERROR_CODES = {
+  UNAUTHORIZED: {
+    status: 401,
+    description: 'Missing, malformed, unknown or revoked Bearer token.',
+  },
+  FORBIDDEN: {
+    status: 403,
+    description:
+      'The API key has no associated customer, or a signed attachment URL is invalid or expired.',
+  },
+  ADDRESS_NOT_AUTHORIZED: {
+    status: 403,
+    description: "The `from` address is not one of the customer's authorized sender addresses.",
+  },
+  NUMBER_NOT_OWNED: {
+    status: 403,
+    description: 'The WhatsApp number is not linked to the customer.',
+  },
+  NO_DEFAULT_ADDRESS: {
+    status: 400,
+    description: 'No `from` was given and the customer has no default authorized address.',
+  },
+  VALIDATION_ERROR: {
+    status: 400,
+    description:
+      'The body, query or path failed validation; the message names the field. Also a send with no text, no mediaUrls and no attachments.',
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    description:
+      'Both or neither of `to` and `chatId`/`conversationId`, or different `chatId` and `conversationId` values.',
+  },
+  INVALID_RECIPIENT: {
+    status: 400,
+    description:
+      '`to` is neither an E.164 phone number, an e-mail style address nor a WhatsApp group JID.',
+  },
+  INVALID_PHONE_NUMBER: {
+    status: 400,
+    description: 'A phone number is not E.164 (`+` followed by 2 to 15 digits).',
+  },
+  NOT_FOUND: { status: 404, description: 'The resource (or route) does not exist.' },
+  REPLY_NOT_FOUND: { status: 404, description: 'The `replyTo` target message does not exist.' },
+  CHANNEL_NOT_SUPPORTED: {
+    status: 400,
+    description:
+      'The operation is not supported on the channel (reactions on sms, unsend and edit outside imessage, chat read/unread on whatsapp).',
+  },
+  NO_CHANNEL_AVAILABLE: {
+    status: 400,
+    description: 'No channel the caller allows can reach the recipient.',
+  },
+  FROM_INSTANCE_CANNOT_REACH: {
+    status: 400,
+    description: "`from` resolves to an instance other than the chat's.",
+  },
+  NAME_REQUIRED: { status: 400, description: 'A WhatsApp group was created without a name.' },
+  CONVERSATION_NOT_FOUND: { status: 404, description: 'Unknown or foreign chat.' },
+  CONVERSATION_NOT_READY: {
+    status: 409,
+    description: 'The conversation has no provider chat yet; retry later.',
+  },
+  GROUP_SMS_UNSUPPORTED: { status: 400, description: 'Group sends are not possible on sms.' },
+  INVALID_STATUS: {
+    status: 400,
+    description: 'The operation is invalid for the current status (retry of a non-failed message).',
+  },
+  MISSING_EXTERNAL_ID: { status: 400, description: 'The message has no provider identifier.' },
+  ALREADY_UNSENT: { status: 409, description: 'The message was already unsent.' },
+  ALREADY_DELETED: { status: 409, description: 'The message was already deleted.' },
+  WEBHOOK_NOT_FOUND: {
+    status: 404,
+    description: "The webhook does not exist or is not the customer's.",
+  },
+  WEBHOOK_DUPLICATE: {
+    status: 409,
+    description: 'Another webhook of the customer has the same URL and exact event set.',
+  },
+  WEBHOOK_NOT_CONFIGURED: {
+    status: 404,
+    description: 'Legacy single-webhook endpoints only: no active webhook is registered.',
+  },
+  NOT_SCHEDULED: { status: 400, description: 'The message is not in `scheduled` status.' },
+  INVALID_SCHEDULED_AT: { status: 400, description: '`scheduledAt` is not an ISO 8601 datetime.' },
+  SCHEDULED_IN_PAST: { status: 400, description: '`scheduledAt` is in the past.' },
+  SCHEDULED_TOO_FAR: { status: 400, description: '`scheduledAt` is more than 30 days away.' },
+  DEPRECATED: { status: 410, description: 'The endpoint has been removed.' },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    description: 'The path exists but does not accept this HTTP method.',
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than allowed.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    description: 'A request with a body must use `Content-Type: application/json`.',
+  },
+  RATE_LIMIT_EXCEEDED: {
+    status: 429,
+    description: 'Too many requests for this API key; see the `Retry-After` header.',
+  },
+  PROVIDER_TIMEOUT: { status: 504, description: 'The upstream provider timed out.' },
+  EDIT_FAILED: { status: 502, description: 'The edit could not complete.' },
+  IMESSAGE_SEND_FAILED: {
+    status: 500,
+    description: 'The iMessage provider reported a delivery error.',
+  },
+  INTERNAL_ERROR: { status: 500, description: 'An unexpected error.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+/** Every error code of the API. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The HTTP status that goes with an error code. */
+export type ErrorStatus<C extends ErrorCode = ErrorCode> = (typeof ERROR_CODES)[C]['status'];
+
+/** All error codes as a tuple, in registry order. */
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+
+/** True when `value` is one of the registered error codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { component, doc } from '../openapi-meta';
+import { Timestamp } from './common';
+
+/** One dependency check inside the health report. */
+export const HealthCheck = z.object({
+  status: doc(z.string(), {
+    description:
+      '`ok`/`down` for database and redis (`not_configured` when Redis is not used); `healthy`, `degraded`, `unhealthy`, `unknown` or `not_enabled` for providers.',
+  }),
+  warnings: doc(z.array(z.string()).optional(), { description: 'Why a provider is degraded.' }),
+});
+
+/** `GET /health`: not wrapped in the envelope. */
+export const HealthReport = component(
+  'HealthReport',
+  z.object({
+    status: z.enum(['ok', 'degraded']),
+    timestamp: Timestamp,
+    checks: z.object({
+      database: HealthCheck,
+      redis: HealthCheck,
+      imessage: HealthCheck,
+      whatsapp: HealthCheck.extend({ experimental: z.literal(true) }),
+    }),
+  }),
+  {
+    description: 'Service health; `degraded` when the database or Redis is unreachable.',
+    example: {
+      status: 'ok',
+      timestamp: '2026-11-21T10:00:00.000Z',
+      checks: {
+        database: { status: 'ok' },
+        redis: { status: 'not_configured' },
+        imessage: { status: 'healthy' },
+        whatsapp: { status: 'not_enabled', experimental: true },
+      },
+    },
+  },
+);
+/** The health report. */
+export type HealthReport = z.infer<typeof HealthReport>;
