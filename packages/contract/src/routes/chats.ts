@@ -1,0 +1,4 @@
+import { c } from '../contract-builder';
+
+/** The Chats routes (placeholder: filled by the contract work). */
+export const chatsContract = c.router({});

@@ -1,0 +1,4 @@
+import { c } from '../contract-builder';
+
+/** The WhatsApp routes (placeholder: filled by the contract work). */
+export const whatsappContract = c.router({});
