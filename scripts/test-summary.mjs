@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Adds up the vitest JSON reports of every workspace package and prints one closing line
 // ("Tests: N passed, N failed, N skipped") so CI logs end with a total across the monorepo.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
