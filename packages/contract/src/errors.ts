@@ -89,6 +89,11 @@ export const ERROR_CODES = {
   SCHEDULED_IN_PAST: { status: 400, description: '`scheduledAt` is in the past.' },
   SCHEDULED_TOO_FAR: { status: 400, description: '`scheduledAt` is more than 30 days away.' },
   DEPRECATED: { status: 410, description: 'The endpoint has been removed.' },
+  ALREADY_EXISTS: {
+    status: 409,
+    description:
+      'Operator API: the value must be unique and is taken (a sender number or e-mail address assigned to a customer, an instance name).',
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     description: 'The path exists but does not accept this HTTP method.',
@@ -109,6 +114,14 @@ export const ERROR_CODES = {
     description: 'The iMessage provider reported a delivery error.',
   },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected error.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description: 'The server is shutting down and takes no new requests; retry shortly.',
+  },
+  NOT_IMPLEMENTED: {
+    status: 501,
+    description: 'The operation is part of the API but this server does not implement it yet.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 /** Every error code of the API. */

@@ -1,1 +1,85 @@
-export {};
+export type {
+  ErrorCode,
+  EventType,
+  SwitchboardEvent,
+  SwitchboardEventOf,
+  WebhookEvent,
+} from '@switchboard/contract';
+export {
+  type ClientOptions,
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT,
+  type HealthResponse,
+  Switchboard,
+} from './client';
+export { APIPromise } from './core/api-promise';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  type ErrorResponseInit,
+  GoneError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  SwitchboardError,
+} from './core/errors';
+export { type FetchPage, Page, type PageInit, PagePromise } from './core/pagination';
+export type { APIResponse, RequestOptions } from './core/request';
+export { DEFAULT_MAX_RETRIES, type Sleep } from './core/retry';
+export type {
+  Capabilities,
+  CapabilityResponse,
+} from './resources/capabilities';
+export type {
+  ChatAddParticipantParams,
+  ChatCreateGroupParams,
+  ChatCreateGroupResponse,
+  ChatRenameParams,
+  ChatResponse,
+  Chats,
+  ChatTypingParams,
+} from './resources/chats';
+export type { EventStreamParams, Events } from './resources/events';
+export type {
+  MessageDeleteResponse,
+  MessageEditParams,
+  MessageListItem,
+  MessageListParams,
+  MessageListScheduledParams,
+  MessageReactParams,
+  MessageReactResponse,
+  MessageResponse,
+  MessageRetryResponse,
+  MessageSendParams,
+  MessageSendResponse,
+  Messages,
+} from './resources/messages';
+export type { NumberListResponse, Numbers } from './resources/numbers';
+export type {
+  LegacyWebhooks,
+  WebhookCreateParams,
+  WebhookCreateResponse,
+  WebhookDeleteResponse,
+  WebhookDeliveryItem,
+  WebhookListDeliveriesParams,
+  WebhookRedeliverResponse,
+  WebhookResponse,
+  WebhookRotateSecretResponse,
+  Webhooks,
+  WebhookTestResponse,
+  WebhookUpdateParams,
+} from './resources/webhooks';
+export type {
+  WhatsApp,
+  WhatsAppCheckParams,
+  WhatsAppListResponse,
+  WhatsAppPairingCodeParams,
+  WhatsAppSessionResponse,
+  WhatsAppStatusResponse,
+} from './resources/whatsapp';
+export type { EventStream, ReconnectOptions } from './sse/stream';

@@ -1,4 +1,26 @@
+import { z } from 'zod';
 import { c } from '../contract-builder';
+import type { RouteMetadata } from '../route-metadata';
+import { errors } from '../schemas/common';
+import { AttachmentDownloadQuery, AttachmentPathParams } from '../schemas/message';
 
-/** The Attachments routes (placeholder: filled by the contract work). */
-export const attachmentsContract = c.router({});
+/**
+ * The Attachments route: the pre-signed download URL of a stored attachment. The signature in the
+ * query is the credential, so no API key is needed and the per-key rate limit does not apply.
+ */
+export const attachmentsContract = c.router({
+  download: {
+    method: 'GET',
+    path: '/v1/attachments/:id',
+    summary: 'Download an attachment',
+    description:
+      'The bytes of a stored attachment, with its Content-Type and a Content-Disposition carrying the file name. Reached through the `downloadUrl` of an inbound attachment, valid 1 hour; needs no API key. A bad or expired signature answers 403 `FORBIDDEN` in the JSON envelope.',
+    pathParams: AttachmentPathParams,
+    query: AttachmentDownloadQuery,
+    responses: {
+      200: c.otherResponse({ contentType: 'application/octet-stream', body: z.unknown() }),
+      ...errors('VALIDATION_ERROR', 'FORBIDDEN', 'NOT_FOUND', 'INTERNAL_ERROR'),
+    },
+    metadata: { tag: 'Attachments', auth: false, rateLimited: false } satisfies RouteMetadata,
+  },
+});

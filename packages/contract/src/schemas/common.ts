@@ -33,6 +33,24 @@ export const GROUP_JID_PATTERN = /^[0-9A-Za-z-]+@g\.us$/;
 /** Something a caller probably meant as a phone number (digits, spaces, dashes, dots, parens, +). */
 export const PHONE_LIKE_PATTERN = /^\+?[\d\s().-]{2,}$/;
 
+/**
+ * True when the value is an absolute `http:` or `https:` URL with a host. Outbound URLs (webhooks,
+ * callbackUrl, media and attachment URLs) are checked syntactically here; the server then requires
+ * https and a public address unless it runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (development and
+ * tests), so the scheme rule lives with the address rules, in one place.
+ */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The message of an outbound URL that is not an absolute http(s) URL. */
+export const OUTBOUND_URL_MESSAGE = 'must be an absolute https:// URL';
+
 /** True when the value is an E.164 phone number. */
 export function isE164(value: string): boolean {
   return E164_PATTERN.test(value);

@@ -1,0 +1,107 @@
+import { contract } from '@switchboard/contract';
+import type { APIPromise } from './core/api-promise';
+import { type RequestOptions, Transport } from './core/request';
+import { DEFAULT_RETRY_POLICY, type Sleep, sleep } from './core/retry';
+import { readEnv } from './internal/env';
+import { callRoute } from './internal/route-call';
+import type { RouteData } from './internal/route-types';
+import { Capabilities } from './resources/capabilities';
+import { Chats } from './resources/chats';
+import { Events } from './resources/events';
+import { Messages } from './resources/messages';
+import { Numbers } from './resources/numbers';
+import { Webhooks } from './resources/webhooks';
+import { WhatsApp } from './resources/whatsapp';
+
+/** The default base URL: a Switchboard server running locally. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+/** The default per-attempt timeout: one minute. */
+export const DEFAULT_TIMEOUT = 60_000;
+
+/** Options of {@link Switchboard}. */
+export interface ClientOptions {
+  /** The API key; defaults to the `SWITCHBOARD_API_KEY` environment variable. */
+  apiKey?: string | undefined;
+  /** The server's base URL; defaults to `SWITCHBOARD_BASE_URL`, then `http://127.0.0.1:3000`. */
+  baseUrl?: string | undefined;
+  /** Retries after a failed attempt (408, 429, 5xx, connection errors); default 2. */
+  maxRetries?: number | undefined;
+  /** Milliseconds one attempt may take; default 60 000. */
+  timeout?: number | undefined;
+  /** A fetch implementation; defaults to the runtime's `fetch`. */
+  fetch?: typeof fetch | undefined;
+  /** Headers sent on every request. */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** Replaces the wait between retries and reconnects (tests, custom schedulers). */
+  sleep?: Sleep | undefined;
+}
+
+/** The health report of `GET /health` (not wrapped in the envelope). */
+export type HealthResponse = RouteData<typeof contract.health.get>;
+
+/**
+ * The Switchboard API client: one namespace per resource, typed from the API contract.
+ * @example
+ * const client = new Switchboard({ apiKey: process.env.SWITCHBOARD_API_KEY });
+ * const message = await client.messages.send({ to: '+14155550100', content: { text: 'Hi' } });
+ */
+export class Switchboard {
+  /** The base URL requests go to, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #transport: Transport;
+
+  /** Sending messages, listing them, and every operation on one message. */
+  readonly messages: Messages;
+  /** Group chats and per-chat state (read, unread, typing). */
+  readonly chats: Chats;
+  /** Reachability checks for phone numbers. */
+  readonly capabilities: Capabilities;
+  /** The account's sender numbers and addresses. */
+  readonly numbers: Numbers;
+  /** Webhook registrations, test deliveries and the delivery log. */
+  readonly webhooks: Webhooks;
+  /** WhatsApp sessions of the account's numbers. */
+  readonly whatsapp: WhatsApp;
+  /** The live event stream. */
+  readonly events: Events;
+
+  constructor(options: ClientOptions = {}) {
+    const baseUrl = options.baseUrl ?? readEnv('SWITCHBOARD_BASE_URL') ?? DEFAULT_BASE_URL;
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new TypeError('No fetch implementation: pass `fetch` to `new Switchboard()`.');
+    }
+    this.#transport = new Transport({
+      apiKey: options.apiKey ?? readEnv('SWITCHBOARD_API_KEY'),
+      baseUrl: this.baseUrl,
+      timeout: options.timeout ?? DEFAULT_TIMEOUT,
+      retryPolicy: {
+        ...DEFAULT_RETRY_POLICY,
+        maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      },
+      // Called through a closure: browsers throw "Illegal invocation" when fetch loses its `this`.
+      fetch: (input, init) => fetchImpl(input, init),
+      defaultHeaders: { ...options.defaultHeaders },
+      sleep: options.sleep ?? sleep,
+      random: Math.random,
+    });
+    this.messages = new Messages(this.#transport);
+    this.chats = new Chats(this.#transport);
+    this.capabilities = new Capabilities(this.#transport);
+    this.numbers = new Numbers(this.#transport);
+    this.webhooks = new Webhooks(this.#transport);
+    this.whatsapp = new WhatsApp(this.#transport);
+    this.events = new Events(this.#transport);
+  }
+
+  /** The `requestId` of the last response this client received, success or failure. */
+  get lastRequestId(): string | undefined {
+    return this.#transport.lastRequestId;
+  }
+
+  /** The service's health (`GET /health`); needs no API key and is not rate limited. */
+  health(options?: RequestOptions): APIPromise<HealthResponse> {
+    return callRoute(this.#transport, contract.health.get, { envelope: false }, options);
+  }
+}

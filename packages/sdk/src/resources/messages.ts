@@ -1,0 +1,132 @@
+import { contract } from '@switchboard/contract';
+import type { APIPromise } from '../core/api-promise';
+import type { PagePromise } from '../core/pagination';
+import type { RequestOptions } from '../core/request';
+import { APIResource } from '../core/resource';
+import { generateIdempotencyKey } from '../internal/idempotency-key';
+import { callRoute, listRoute } from '../internal/route-call';
+import type { RouteBody, RouteData, RouteItem, RouteQuery } from '../internal/route-types';
+
+const routes = contract.messages;
+
+/** The body of {@link Messages.send}. */
+export type MessageSendParams = RouteBody<typeof contract.messages.send>;
+/**
+ * The answer of {@link Messages.send}: the accepted message (202), or the message an earlier send
+ * with the same `idempotencyKey` created (200).
+ */
+export type MessageSendResponse = RouteData<typeof contract.messages.send>;
+/** The query of {@link Messages.list}. */
+export type MessageListParams = RouteQuery<typeof contract.messages.list>;
+/** The query of {@link Messages.listScheduled}. */
+export type MessageListScheduledParams = RouteQuery<typeof contract.messages.listScheduled>;
+/** A message as get and list return it. */
+export type MessageResponse = RouteData<typeof contract.messages.get>;
+/** A message in a list page. */
+export type MessageListItem = RouteItem<typeof contract.messages.list, 'messages'>;
+/** The answer of {@link Messages.retry}. */
+export type MessageRetryResponse = RouteData<typeof contract.messages.retry>;
+/** The body of {@link Messages.edit}. */
+export type MessageEditParams = RouteBody<typeof contract.messages.edit>;
+/** The body of {@link Messages.react}. */
+export type MessageReactParams = RouteBody<typeof contract.messages.react>;
+/** The answer of {@link Messages.react}. */
+export type MessageReactResponse = RouteData<typeof contract.messages.react>;
+/** The answer of {@link Messages.delete}. */
+export type MessageDeleteResponse = RouteData<typeof contract.messages.delete>;
+
+/** Sending messages and every operation on one message. */
+export class Messages extends APIResource {
+  /**
+   * Sends (or schedules) a message to `to` or into the chat `chatId`. Retrying a send is safe:
+   * it always carries an `idempotencyKey` (yours, or one the SDK generates).
+   * @example
+   * const sent = await client.messages.send({ to: '+14155550100', content: { text: 'Hello' } });
+   */
+  send(params: MessageSendParams, options?: RequestOptions): APIPromise<MessageSendResponse> {
+    const idempotencyKey =
+      params.idempotencyKey ?? options?.idempotencyKey ?? generateIdempotencyKey();
+    return callRoute(
+      this._transport,
+      routes.send,
+      { body: { ...params, idempotencyKey }, idempotent: true },
+      options,
+    );
+  }
+
+  /**
+   * Outbound and inbound messages, newest first; `for await` walks every page.
+   * @example for await (const message of client.messages.list({ status: 'failed' })) { … }
+   */
+  list(params: MessageListParams = {}, options?: RequestOptions): PagePromise<MessageListItem> {
+    return listRoute(this._transport, routes.list, 'messages', { query: params }, options);
+  }
+
+  /** Messages waiting for their `scheduledAt`, soonest first; `for await` walks every page. */
+  listScheduled(
+    params: MessageListScheduledParams = {},
+    options?: RequestOptions,
+  ): PagePromise<RouteItem<typeof contract.messages.listScheduled, 'messages'>> {
+    return listRoute(this._transport, routes.listScheduled, 'messages', { query: params }, options);
+  }
+
+  /** A message with its status, channel and timeline. */
+  get(id: string, options?: RequestOptions): APIPromise<MessageResponse> {
+    return callRoute(this._transport, routes.get, { params: { id } }, options);
+  }
+
+  /**
+   * Queues a `failed` message again (same id, new provider id, `retryCount` + 1). Not retried
+   * automatically after a dropped connection, since a second call would send it twice.
+   */
+  retry(id: string, options?: RequestOptions): APIPromise<MessageRetryResponse> {
+    return callRoute(this._transport, routes.retry, { params: { id } }, options);
+  }
+
+  /** Retracts a sent iMessage; it becomes `unsent`. */
+  unsend(
+    id: string,
+    options?: RequestOptions,
+  ): APIPromise<RouteData<typeof contract.messages.unsend>> {
+    return callRoute(this._transport, routes.unsend, { params: { id } }, options);
+  }
+
+  /** Replaces the text of a sent iMessage. */
+  edit(
+    id: string,
+    params: MessageEditParams,
+    options?: RequestOptions,
+  ): APIPromise<RouteData<typeof contract.messages.edit>> {
+    return callRoute(this._transport, routes.edit, { params: { id }, body: params }, options);
+  }
+
+  /**
+   * Adds a tapback, or removes one with its negative form (`-love`). Safe to repeat: a message
+   * holds one reaction per sender.
+   */
+  react(
+    id: string,
+    params: MessageReactParams,
+    options?: RequestOptions,
+  ): APIPromise<MessageReactResponse> {
+    return callRoute(
+      this._transport,
+      routes.react,
+      { params: { id }, body: params, idempotent: true },
+      options,
+    );
+  }
+
+  /** Soft-deletes a message: it disappears from get and list. */
+  delete(id: string, options?: RequestOptions): APIPromise<MessageDeleteResponse> {
+    return callRoute(this._transport, routes.delete, { params: { id } }, options);
+  }
+
+  /** Cancels a scheduled message before it is due; its status becomes `cancelled`. */
+  cancelSchedule(
+    id: string,
+    options?: RequestOptions,
+  ): APIPromise<RouteData<typeof contract.messages.cancelSchedule>> {
+    return callRoute(this._transport, routes.cancelSchedule, { params: { id } }, options);
+  }
+}

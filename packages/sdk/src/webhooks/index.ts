@@ -1,0 +1,27 @@
+export type { SwitchboardEventOf, WebhookEvent } from '@switchboard/contract';
+export {
+  WebhookInvalidJsonError,
+  WebhookMalformedSignatureError,
+  WebhookMalformedTimestampError,
+  WebhookMissingHeaderError,
+  WebhookRawBodyRequiredError,
+  WebhookSignatureMismatchError,
+  WebhookTimestampInFutureError,
+  WebhookTimestampTooOldError,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './errors';
+export type { WebhookHeaders } from './headers';
+export {
+  type SignWebhookPayloadParams,
+  signWebhookPayload,
+  type WebhookSignatureHeaders,
+} from './sign';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  type VerifyWebhookParams,
+  verifyWebhook,
+  type WebhookPayload,
+} from './verify';

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', 'webhooks/index': 'src/webhooks/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  // The SDK runs on Node 20+, Deno, Bun, Workers and browsers: no Node-only syntax or globals.
+  target: 'es2022',
+  splitting: true,
+  treeshake: true,
+});

@@ -1,0 +1,103 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { type Clock, systemClock } from './clock';
+import type { Config } from './config';
+import { DomainError } from './domain/domain-error';
+import { registerErrorHandling } from './http/error-handling';
+import './http/fastify-augmentation';
+import { correlationIdOf, requestIdOf } from './http/request-ids';
+import { createLogger } from './logging/logger';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
+import type { RateLimitStore } from './rate-limit/rate-limit-store';
+import { registerContractRoutes } from './routes/register-routes';
+import { createServices } from './services';
+import { openStore } from './store/open-store';
+import type { Store } from './store/store';
+import { Workers } from './workers';
+
+/** Replacements for what {@link buildApp} would otherwise create, for tests and embedding. */
+export interface BuildAppOverrides {
+  /** The time source (default: the system clock). */
+  clock?: Clock;
+  /** An open store to use instead of opening `config.databaseUrl`; the caller closes it. */
+  store?: Store;
+  /** Where JSON log lines go (default: stdout). */
+  logStream?: DestinationStream;
+  /** Rate-limit counters (default: in memory). */
+  rateLimitStore?: RateLimitStore;
+}
+
+/**
+ * Builds the whole Switchboard app, ready to serve, without listening: open and migrate the
+ * store, wire the services, the envelope, authentication, rate limits and every contract route.
+ * `app.close()` stops the workers and closes what the app opened.
+ * @example const app = await buildApp(loadConfig(process.env)); await app.listen({ port: 3000 });
+ */
+export async function buildApp(
+  config: Config,
+  overrides: BuildAppOverrides = {},
+): Promise<FastifyInstance> {
+  const clock = overrides.clock ?? systemClock;
+  const logger: FastifyBaseLogger = createLogger(config.logLevel, overrides.logStream);
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: requestIdOf,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: (logger, bindings, options, raw) =>
+      logger.child({ ...bindings, correlationId: correlationIdOf(raw) }, options),
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: 500 },
+    // Refused in the envelope by the hook below instead of Fastify's bare 503 body.
+    return503OnClosing: false,
+  });
+
+  const store = overrides.store ?? openStore(config.databaseUrl);
+  const rateLimitStore = overrides.rateLimitStore ?? new MemoryRateLimitStore(clock);
+  const workers = new Workers();
+  app.decorate('config', config);
+  app.decorate('store', store);
+  app.decorate('clock', clock);
+  app.decorate('services', createServices(store, clock));
+  app.decorate('workers', workers);
+  app.decorateRequest('correlationId', '');
+  app.decorateRequest('auth', null);
+
+  app.addHook('onClose', async () => {
+    for (const error of await workers.stopAll()) app.log.error({ err: error }, 'worker failed');
+    await rateLimitStore.close();
+    if (!overrides.store) await store.close();
+  });
+
+  try {
+    // Responses sent while closing ask the client to drop the connection, so an in-flight
+    // request's keep-alive socket does not hold the shutdown open until it idles out.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      request.correlationId = correlationIdOf(request.raw);
+      if (closing) {
+        reply.header('retry-after', 1);
+        throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
+      }
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      reply.header('x-correlation-id', correlationIdOf(request.raw));
+      if (closing) reply.header('connection', 'close');
+    });
+    registerErrorHandling(app);
+    await registerContractRoutes(app, {
+      config,
+      services: app.services,
+      rateLimitStore,
+      clock,
+    });
+    await app.ready();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}

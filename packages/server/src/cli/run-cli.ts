@@ -1,0 +1,60 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config';
+import { isDomainError } from '../domain/domain-error';
+import { runServer } from '../server-process';
+import { addAdminCommands } from './admin-commands';
+import { type CliEnvironment, withStore } from './cli-context';
+import { CliRefusalError } from './cli-refusal-error';
+import { addQuickstartCommand } from './quickstart-command';
+
+function buildProgram(environment: CliEnvironment): Command {
+  const program = new Command('switchboard')
+    .description('Switchboard: run the messaging gateway and manage its customers')
+    .option('--json', 'print results as JSON')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => environment.stdout.write(text),
+      writeErr: (text) => environment.stderr.write(text),
+    });
+
+  program
+    .command('serve')
+    .description('Start the server (configuration from the environment)')
+    .action(async () => {
+      await runServer(loadConfig(environment.env));
+    });
+  program
+    .command('migrate')
+    .description('Create the database or apply pending migrations')
+    .action(async () => {
+      const path = await withStore(environment, async (context) => context.config.databaseUrl);
+      environment.stdout.write(`Database ready: ${path}\n`);
+    });
+  addQuickstartCommand(program, environment);
+  addAdminCommands(program, environment);
+  return program;
+}
+
+/**
+ * Runs the `switchboard` CLI with `argv` (the arguments after the program name) and resolves with
+ * the exit code: 0 on success, 1 on a usage error or when the operation was refused or failed.
+ */
+export async function runCli(argv: string[], environment: CliEnvironment): Promise<number> {
+  const program = buildProgram(environment);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    // Commander has already printed its message; help ends here too, with exit code 0.
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ConfigError || error instanceof CliRefusalError) {
+      environment.stderr.write(`${error.message}\n`);
+    } else if (isDomainError(error)) {
+      environment.stderr.write(`error: ${error.code}: ${error.message}\n`);
+    } else {
+      environment.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,173 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { parseDurationList } from './duration';
+
+/** Environment values that are empty count as unset, so `FOO=` falls back to the default. */
+function unsetIfEmpty(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? undefined : value;
+}
+
+function env<T extends z.ZodTypeAny>(schema: T) {
+  return z.preprocess(unsetIfEmpty, schema);
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max);
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every environment variable the server reads, with its default. `docs/operators.md` documents
+ * each of them; keep the two in step.
+ */
+const EnvSchema = z.object({
+  PORT: env(integer(0, 65_535).default(3000)),
+  HOST: env(z.string().default('127.0.0.1')),
+  DATABASE_URL: env(z.string().default('./data/switchboard.db')),
+  PUBLIC_BASE_URL: env(z.string().url().optional()),
+  SWITCHBOARD_ADMIN_TOKEN: env(
+    z.string().min(16, 'must be at least 16 characters (use a long random value)').optional(),
+  ),
+  RATE_LIMIT_PER_MINUTE: env(integer(1).default(100)),
+  LOG_LEVEL: env(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  BODY_LIMIT_BYTES: env(integer(1024).default(25 * 1024 * 1024)),
+  SHUTDOWN_TIMEOUT_MS: env(integer(0).default(10_000)),
+  SIMULATOR_STEP_MS: env(integer(0).default(500)),
+  SCHEDULER_INTERVAL_MS: env(integer(10).default(60_000)),
+  WEBHOOK_RETRY_SCHEDULE: env(
+    z
+      .string()
+      .default('30s,5m,30m,2h,8h,24h,24h')
+      .transform((value, ctx) => {
+        try {
+          return parseDurationList(value);
+        } catch (error) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+  ),
+  WEBHOOK_TIMEOUT_MS: env(integer(1).default(10_000)),
+  WEBHOOK_ALLOW_PRIVATE_URLS: env(booleanFlag.default('false')),
+  SSE_HEARTBEAT_MS: env(integer(10).default(15_000)),
+  CAPABILITY_CACHE_TTL_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
+  INSTANCE_HEALTH_INTERVAL_MS: env(integer(10).default(2 * 60 * 1000)),
+});
+
+/** The validated server configuration. */
+export interface Config {
+  /** TCP port to listen on. */
+  port: number;
+  /** Interface to bind. */
+  host: string;
+  /** Where the data lives: a SQLite file path (relative paths resolved, see {@link loadConfig}). */
+  databaseUrl: string;
+  /** The address clients reach the server at; used in signed attachment URLs and the CLI's hints. */
+  publicBaseUrl: string;
+  /** Operator token for `/admin/v1`; the admin API answers 404 when it is unset. */
+  adminToken: string | undefined;
+  /** Requests per API key per one-minute window. */
+  rateLimitPerMinute: number;
+  /** pino log level. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Duration of one lifecycle step of the simulator provider. */
+  simulatorStepMs: number;
+  /** How often the scheduler looks for due messages. */
+  schedulerIntervalMs: number;
+  /** Delays before each webhook retry attempt, in milliseconds. */
+  webhookRetryScheduleMs: number[];
+  /** How long a webhook receiver has to answer. */
+  webhookTimeoutMs: number;
+  /** Allows http and private-network webhook/media URLs (development and tests only). */
+  webhookAllowPrivateUrls: boolean;
+  /** Interval of the `: heartbeat` comment on the event stream. */
+  sseHeartbeatMs: number;
+  /** How long a capability check result is served from cache. */
+  capabilityCacheTtlMs: number;
+  /** How often every provider instance's health is checked. */
+  instanceHealthIntervalMs: number;
+}
+
+/** Thrown by {@link loadConfig} with every invalid variable in its message. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * Directory relative paths (DATABASE_URL) are resolved against. Defaults to `INIT_CWD` (the
+   * directory a `pnpm` script was started from) or else the process's working directory, so
+   * `pnpm start` and `pnpm switchboard` at the repository root share `./data`.
+   */
+  baseDir?: string;
+}
+
+/**
+ * Reads and validates the configuration from environment variables.
+ * @throws {ConfigError} when a variable is invalid.
+ * @example const config = loadConfig(process.env);
+ */
+export function loadConfig(
+  environment: Record<string, string | undefined>,
+  options: LoadConfigOptions = {},
+): Config {
+  const parsed = EnvSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const baseDir = options.baseDir ?? environment.INIT_CWD ?? process.cwd();
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: resolveDatabaseUrl(e.DATABASE_URL, baseDir),
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`).replace(
+      /\/+$/,
+      '',
+    ),
+    adminToken: e.SWITCHBOARD_ADMIN_TOKEN,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    simulatorStepMs: e.SIMULATOR_STEP_MS,
+    schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    capabilityCacheTtlMs: e.CAPABILITY_CACHE_TTL_MS,
+    instanceHealthIntervalMs: e.INSTANCE_HEALTH_INTERVAL_MS,
+  };
+}
+
+/** `0.0.0.0` and `::` are bind addresses, not addresses a client can reach. */
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Normalizes a SQLite DATABASE_URL (`file:path`, `sqlite:path` or a bare path) to an absolute
+ * file path; `:memory:` and URLs of other schemes are returned unchanged.
+ */
+function resolveDatabaseUrl(url: string, baseDir: string): string {
+  if (url === ':memory:') return url;
+  const sqlitePath = url.replace(/^(file|sqlite):(\/\/)?/, '');
+  if (sqlitePath !== url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    return isAbsolute(sqlitePath) ? sqlitePath : resolve(baseDir, sqlitePath);
+  }
+  return url;
+}

@@ -1,0 +1,17 @@
+import { v7 as uuidv7 } from 'uuid';
+
+/** The prefixes of Switchboard's typed identifiers: messages, events, requests. */
+export type IdPrefix = 'msg' | 'evt' | 'req';
+
+/**
+ * A new time-ordered identifier, `<prefix>_<uuid v7>`.
+ * @example newId('msg') // 'msg_01936f1c-8a9e-7c3b-9d2e-4f5a6b7c8d9e'
+ */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${uuidv7()}`;
+}
+
+/** A new time-ordered UUID (v7), for resources the spec identifies by a plain UUID. */
+export function newUuid(): string {
+  return uuidv7();
+}

@@ -1,0 +1,14 @@
+import { ConfigError, loadConfig } from './config';
+import { runServer } from './server-process';
+
+// The server's entry point: configuration from the environment, then listen until a signal.
+try {
+  await runServer(loadConfig(process.env));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Switchboard failed to start: ${(error as Error).stack ?? error}\n`);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import { type Channel, isErrorCode } from '@switchboard/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MessagingProvider, ProviderMessageRef, ProviderSendRequest } from './provider';
+import { isProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from './provider-error';
+import type { ProviderInboundEvent } from './provider-events';
+import { ProviderEventRecorder, startWithRecorder } from './provider-test-support';
+
+/** A provider under test, and how to tear down what it needed (a fake upstream). */
+export interface ProviderConformanceSubject {
+  /** A new, not yet started provider instance. */
+  provider: MessagingProvider;
+  /** Releases what the subject needed, after the provider stopped. */
+  cleanup?: () => Promise<void>;
+}
+
+/** How one adapter runs the conformance suite for one channel. */
+export interface ProviderConformanceOptions {
+  /** The adapter's name in test titles. */
+  name: string;
+  /** The channel under test; the instance must serve it. */
+  channel: Channel;
+  /** The instance address to send from. */
+  from: string;
+  /** Builds a fresh subject for each test. */
+  create: () => ProviderConformanceSubject | Promise<ProviderConformanceSubject>;
+  /** Recipients whose behaviour the adapter's upstream (or fake) guarantees. */
+  recipients: {
+    /** Accepts messages and reports `lifecycle`. */
+    deliverable: string;
+    /** Not reachable on the channel. */
+    unreachable?: string;
+    /** Reachable, but every delivery fails. */
+    failing?: string;
+    /** Recipients of messages whose edits fail, with the code each edit fails with. */
+    editFailures?: readonly { address: string; code: 'EDIT_FAILED' | 'PROVIDER_TIMEOUT' }[];
+  };
+  /** The statuses a message to `recipients.deliverable` reports, in order. */
+  lifecycle: readonly ('sent' | 'delivered' | 'read')[];
+  /** Which operations the channel supports; the others must reject with CHANNEL_NOT_SUPPORTED. */
+  supports: { edit: boolean; unsend: boolean; react: boolean; typing: boolean };
+  /** How long to wait for an event (default 5 s). */
+  timeoutMs?: number;
+}
+
+/** A send request for the conformance suite. */
+function sendRequest(
+  options: ProviderConformanceOptions,
+  address: string,
+  overrides: Partial<ProviderSendRequest> = {},
+): ProviderSendRequest {
+  const messageId = `msg_${randomUUID()}`;
+  return {
+    channel: options.channel,
+    from: options.from,
+    to: { type: 'address', address },
+    messageId,
+    attempt: 0,
+    attemptId: `${messageId}:0:${options.channel}`,
+    text: 'Conformance check',
+    ...overrides,
+  };
+}
+
+/** The reference of a message sent to `address`. */
+function sentRef(externalId: string, address: string): ProviderMessageRef {
+  return { externalId, conversation: { type: 'address', address }, fromMe: true };
+}
+
+/** Asserts that `promise` rejects with a `ProviderError` carrying `code`. */
+async function expectProviderError(
+  promise: Promise<unknown>,
+  code: ProviderErrorCode,
+): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(isProviderError(error), `expected a ProviderError ${code}, got ${String(error)}`).toBe(
+    true,
+  );
+  if (isProviderError(error)) {
+    expect(error.code).toBe(code);
+    expect(error.message.length).toBeGreaterThan(0);
+  }
+}
+
+/**
+ * The shared test suite every provider adapter passes, per channel it serves: sends answer an
+ * `externalId`, statuses arrive in order through the sink, failures carry spec error codes,
+ * operations a channel lacks answer `CHANNEL_NOT_SUPPORTED`, availability and health answer in
+ * shape, and nothing reaches the sink after `stop`.
+ * @example describeProviderConformance({ name: 'simulator', channel: 'sms', ... });
+ */
+export function describeProviderConformance(options: ProviderConformanceOptions): void {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const { channel, recipients } = options;
+
+  describe(`${options.name} conforms to the provider port on ${channel}`, () => {
+    let subject: ProviderConformanceSubject;
+    let provider: MessagingProvider;
+    let recorder: ProviderEventRecorder;
+
+    const start = async (custom?: ProviderEventRecorder): Promise<void> => {
+      subject = await options.create();
+      provider = subject.provider;
+      ({ recorder } = await startWithRecorder(provider, custom));
+    };
+
+    const statusOf = (event: ProviderInboundEvent, externalId: string): string | undefined =>
+      event.kind === 'message.status' && event.externalId === externalId ? event.status : undefined;
+
+    beforeEach(async () => {
+      await start();
+    });
+
+    afterEach(async () => {
+      await provider.stop();
+      await subject.cleanup?.();
+    });
+
+    it('declares the channel under test and its adapter name', () => {
+      expect(provider.channels).toContain(channel);
+      expect(provider.provider.length).toBeGreaterThan(0);
+      expect(provider.instanceName.length).toBeGreaterThan(0);
+    });
+
+    it('answers each send with its own non-empty externalId', async () => {
+      const first = await provider.send(sendRequest(options, recipients.deliverable));
+      const second = await provider.send(sendRequest(options, recipients.deliverable));
+      expect(first.externalId).toEqual(expect.any(String));
+      expect(first.externalId.length).toBeGreaterThan(0);
+      expect(second.externalId).not.toBe(first.externalId);
+    });
+
+    it('reports the lifecycle in order through the sink, keyed by the externalId', async () => {
+      const request = sendRequest(options, recipients.deliverable);
+      const { externalId } = await provider.send(request);
+      const last = options.lifecycle.at(-1);
+      if (!last) throw new Error('the lifecycle must name at least one status');
+      await recorder.waitForStatus(externalId, last, timeoutMs);
+      expect(recorder.statusesOf(externalId)).toEqual(options.lifecycle);
+      for (const event of recorder.ofKind('message.status')) {
+        expect(event.channel).toBe(channel);
+        expect(event.occurredAt).toBeInstanceOf(Date);
+        if (event.attemptId !== undefined) expect(event.attemptId).toBe(request.attemptId);
+      }
+    });
+
+    it('waits for the sink to record a status before reporting the next one', async () => {
+      await provider.stop();
+      await subject.cleanup?.();
+      const slow = new ProviderEventRecorder({
+        hold: () => new Promise((resolve) => setTimeout(resolve, 15)),
+      });
+      await start(slow);
+      const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+      const last = options.lifecycle.at(-1) ?? 'sent';
+      await slow.waitForStatus(externalId, last, timeoutMs);
+      expect(slow.statusesOf(externalId)).toEqual(options.lifecycle);
+      expect(slow.maxConcurrentDeliveries).toBe(1);
+    });
+
+    if (recipients.unreachable !== undefined) {
+      const unreachable = recipients.unreachable;
+      it('refuses a recipient the channel cannot reach with NO_CHANNEL_AVAILABLE, allowing fallback', async () => {
+        const error = await provider.send(sendRequest(options, unreachable)).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        expect(isProviderError(error)).toBe(true);
+        if (!isProviderError(error)) return;
+        expect(error.code).toBe('NO_CHANNEL_AVAILABLE');
+        expect(error.fallback).toBe(true);
+      });
+    }
+
+    if (recipients.failing !== undefined) {
+      const failing = recipients.failing;
+      it('reports a failed delivery with a spec error code, by rejection or failed status', async () => {
+        const outcome = await provider.send(sendRequest(options, failing)).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+        if ('error' in outcome) {
+          expect(isProviderError(outcome.error)).toBe(true);
+          if (!isProviderError(outcome.error)) return;
+          expect(PROVIDER_ERROR_CODES).toContain(outcome.error.code);
+          expect(isErrorCode(outcome.error.code)).toBe(true);
+          expect(typeof outcome.error.retryable).toBe('boolean');
+          expect(typeof outcome.error.fallback).toBe('boolean');
+          expect(outcome.error.message.length).toBeGreaterThan(0);
+          return;
+        }
+        const { externalId } = outcome.result;
+        const failed = await recorder.waitFor(
+          (event) => statusOf(event, externalId) === 'failed',
+          timeoutMs,
+        );
+        if (failed.kind !== 'message.status' || failed.status !== 'failed') return;
+        expect(isErrorCode(failed.error.code)).toBe(true);
+        expect(failed.error.message.length).toBeGreaterThan(0);
+      });
+    }
+
+    if (options.supports.edit) {
+      it('edits a delivered message', async () => {
+        const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+        await recorder.waitForStatus(externalId, 'sent', timeoutMs);
+        await expect(
+          provider.edit({
+            channel,
+            from: options.from,
+            message: sentRef(externalId, recipients.deliverable),
+            text: 'Edited text',
+          }),
+        ).resolves.toBeUndefined();
+      });
+
+      for (const failure of recipients.editFailures ?? []) {
+        it(`answers ${failure.code} when the upstream cannot edit`, async () => {
+          const { externalId } = await provider.send(sendRequest(options, failure.address));
+          await recorder.waitForStatus(externalId, 'sent', timeoutMs);
+          await expectProviderError(
+            provider.edit({
+              channel,
+              from: options.from,
+              message: sentRef(externalId, failure.address),
+              text: 'Edited text',
+            }),
+            failure.code,
+          );
+        });
+      }
+    } else {
+      it('refuses edits with CHANNEL_NOT_SUPPORTED', async () => {
+        await expectProviderError(
+          provider.edit({
+            channel,
+            from: options.from,
+            message: sentRef('unknown', recipients.deliverable),
+            text: 'Edited text',
+          }),
+          'CHANNEL_NOT_SUPPORTED',
+        );
+      });
+    }
+
+    if (options.supports.unsend) {
+      it('unsends a sent message', async () => {
+        const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+        await recorder.waitForStatus(externalId, 'sent', timeoutMs);
+        await expect(
+          provider.unsend({
+            channel,
+            from: options.from,
+            message: sentRef(externalId, recipients.deliverable),
+          }),
+        ).resolves.toBeUndefined();
+      });
+    } else {
+      it('refuses unsend with CHANNEL_NOT_SUPPORTED', async () => {
+        await expectProviderError(
+          provider.unsend({
+            channel,
+            from: options.from,
+            message: sentRef('unknown', recipients.deliverable),
+          }),
+          'CHANNEL_NOT_SUPPORTED',
+        );
+      });
+    }
+
+    if (options.supports.react) {
+      it('adds and removes tapback and emoji reactions', async () => {
+        const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+        await recorder.waitForStatus(externalId, 'sent', timeoutMs);
+        const message = sentRef(externalId, recipients.deliverable);
+        const base = { channel, from: options.from, message };
+        await expect(
+          provider.react({ ...base, reaction: { type: 'love' }, remove: false }),
+        ).resolves.toBeUndefined();
+        await expect(
+          provider.react({ ...base, reaction: { type: 'love' }, remove: true }),
+        ).resolves.toBeUndefined();
+        await expect(
+          provider.react({ ...base, reaction: { type: 'emoji', emoji: '🎉' }, remove: false }),
+        ).resolves.toBeUndefined();
+      });
+    } else {
+      it('refuses reactions with CHANNEL_NOT_SUPPORTED', async () => {
+        await expectProviderError(
+          provider.react({
+            channel,
+            from: options.from,
+            message: sentRef('unknown', recipients.deliverable),
+            reaction: { type: 'like' },
+            remove: false,
+          }),
+          'CHANNEL_NOT_SUPPORTED',
+        );
+      });
+    }
+
+    if (options.supports.typing) {
+      it('starts and stops the typing indicator', async () => {
+        const to = { type: 'address', address: recipients.deliverable } as const;
+        const base = { channel, from: options.from, to };
+        await expect(provider.typing({ ...base, status: 'start' })).resolves.toBeUndefined();
+        await expect(provider.typing({ ...base, status: 'stop' })).resolves.toBeUndefined();
+      });
+    } else {
+      it('refuses typing indicators with CHANNEL_NOT_SUPPORTED', async () => {
+        await expectProviderError(
+          provider.typing({
+            channel,
+            from: options.from,
+            to: { type: 'address', address: recipients.deliverable },
+            status: 'start',
+          }),
+          'CHANNEL_NOT_SUPPORTED',
+        );
+      });
+    }
+
+    it('answers availability for its own channels only', async () => {
+      const reachable = await provider.checkAvailability({ address: recipients.deliverable });
+      expect(reachable.address).toBe(recipients.deliverable);
+      expect(reachable.channels[channel]).toBe(true);
+      expect(typeof reachable.checkedAt).toBe('number');
+      for (const key of Object.keys(reachable.channels)) {
+        expect(provider.channels).toContain(key);
+      }
+      if (recipients.unreachable !== undefined) {
+        const unreachable = await provider.checkAvailability({
+          address: recipients.unreachable,
+        });
+        expect(unreachable.channels[channel]).toBe(false);
+      }
+    });
+
+    it('reports its health', async () => {
+      const health = await provider.health();
+      expect(['healthy', 'degraded', 'unhealthy', 'unknown']).toContain(health.status);
+      expect(Array.isArray(health.warnings)).toBe(true);
+      for (const warning of health.warnings) {
+        expect(warning.code.length).toBeGreaterThan(0);
+        expect(warning.message.length).toBeGreaterThan(0);
+      }
+      expect(typeof health.checkedAt).toBe('number');
+    });
+
+    it('reconciles: fetchStatus answers the furthest status reported', async () => {
+      const fetchStatus = provider.fetchStatus?.bind(provider);
+      if (!fetchStatus) return;
+      const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+      const last = options.lifecycle.at(-1) ?? 'sent';
+      await recorder.waitForStatus(externalId, last, timeoutMs);
+      const snapshot = await fetchStatus({
+        channel,
+        from: options.from,
+        message: sentRef(externalId, recipients.deliverable),
+      });
+      expect(snapshot?.status).toBe(last);
+    });
+
+    const unserved = (['imessage', 'sms', 'whatsapp'] as const).filter(
+      (other) => other !== channel,
+    );
+    it('refuses a send on a channel the instance does not serve with CHANNEL_NOT_SUPPORTED', async () => {
+      const other = unserved.find((candidate) => !provider.channels.includes(candidate));
+      if (!other) return;
+      await expectProviderError(
+        provider.send({ ...sendRequest(options, recipients.deliverable), channel: other }),
+        'CHANNEL_NOT_SUPPORTED',
+      );
+    });
+
+    it('reports nothing through the sink once stop has resolved', async () => {
+      await provider.send(sendRequest(options, recipients.deliverable));
+      await provider.stop();
+      const calls = recorder.calls;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(recorder.calls).toBe(calls);
+    });
+  });
+}

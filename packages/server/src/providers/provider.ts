@@ -1,0 +1,371 @@
+import type {
+  Channel,
+  HealthStatus,
+  MessageEffect,
+  WhatsAppParticipant,
+} from '@switchboard/contract';
+import type { z } from 'zod';
+import type { ProviderFailure } from './provider-error';
+import type { ProviderDeliveryStatus, ProviderEventSink } from './provider-events';
+import type { ProviderReaction } from './provider-reaction';
+import type { ProviderStateStore } from './provider-state-store';
+import type { WhatsAppSessionPort } from './whatsapp-session-port';
+
+/**
+ * Where a message goes or lives: an address (E.164, e-mail style, a WhatsApp JID) or the
+ * provider's chat id (`iMessage;+;chat…`, `<id>@g.us`). Adapters that need a chat for a plain
+ * address (BlueBubbles' `chatGuid`) look one up or build it themselves.
+ */
+export type ProviderDestination =
+  | { type: 'address'; address: string }
+  | { type: 'chat'; chatId: string };
+
+/** A file to send: the bytes, or an https URL the provider (or its upstream) fetches. */
+export interface ProviderOutboundAttachment {
+  /** The content. */
+  source: { kind: 'bytes'; data: Uint8Array } | { kind: 'url'; url: string };
+  /** MIME type; the gateway resolves one before calling the provider. */
+  mimeType: string;
+  /** File name shown to the recipient; adapters that need one derive it from the MIME type. */
+  filename?: string;
+  /** Send as a voice memo (iMessage audio message, WhatsApp push-to-talk), not a file. */
+  isAudioMessage?: boolean;
+}
+
+/** A mention of a group member inside the text (honoured on WhatsApp group sends). */
+export interface ProviderMention {
+  /** The member's address (E.164 or WhatsApp handle). */
+  address: string;
+  /** Offset of the mention in the text, in UTF-16 code units. */
+  start: number;
+  /** Length of the mention in the text. */
+  length: number;
+}
+
+/**
+ * A message the provider sent or received earlier, as the gateway remembers it: enough for every
+ * upstream to address it again (BlueBubbles needs the GUID, Baileys a key of chat, id, fromMe and
+ * participant).
+ */
+export interface ProviderMessageRef {
+  /** The provider's id of the message. */
+  externalId: string;
+  /** The conversation it belongs to: the contact's address or the provider chat id. */
+  conversation: ProviderDestination;
+  /** True when this instance sent it. */
+  fromMe: boolean;
+  /** Who sent it, for a message received in a group. */
+  author?: string;
+  /** The part of a multi-part iMessage, when not the first. */
+  partIndex?: number;
+}
+
+/** What every operation carries: the channel and the instance address acting. */
+export interface ProviderOperation {
+  /** The channel to act on; one of the provider's `channels`. */
+  channel: Channel;
+  /** The instance address acting (a Twilio number, the Mac's account, the WhatsApp session). */
+  from: string;
+}
+
+/** One delivery attempt of a message on one channel. */
+export interface ProviderSendRequest extends ProviderOperation {
+  /** The recipient or the chat. */
+  to: ProviderDestination;
+  /** The gateway's message id (`msg_…`): stable across retries, for correlation upstream. */
+  messageId: string;
+  /** The attempt number: 0 for the first send, then the message's `retryCount`. */
+  attempt: number;
+  /**
+   * Unique per (message, attempt, channel), and the same when a crashed worker re-drives that
+   * attempt, so upstreams that dedupe on it (BlueBubbles `tempGuid`) never send twice. Echoed on
+   * status events as `attemptId` where the upstream allows.
+   */
+  attemptId: string;
+  /** Text; omitted or empty when media carries the message. */
+  text?: string;
+  /** Image URLs; 2 or more make one carousel. */
+  mediaUrls?: readonly string[];
+  /** Files, voice memos and videos. */
+  attachments?: readonly ProviderOutboundAttachment[];
+  /** An iMessage effect; other channels ignore it. */
+  effect?: MessageEffect;
+  /** The message this one replies to or quotes. */
+  replyTo?: ProviderMessageRef;
+  /** Mentions inside `text`. */
+  mentions?: readonly ProviderMention[];
+  /** Save the recipient as a contact where the upstream can. */
+  createContact?: boolean;
+}
+
+/** What a provider answers when it accepted a send. */
+export interface ProviderSendResult {
+  /** The provider's id of the message; every status event of it carries this id. */
+  externalId: string;
+  /** The provider chat the message went to, when the upstream tells (BlueBubbles, Baileys). */
+  chatId?: string;
+}
+
+/** An edit of a sent message. */
+export interface ProviderEditRequest extends ProviderOperation {
+  /** The message to edit; sent by this instance. */
+  message: ProviderMessageRef;
+  /** The new text. */
+  text: string;
+  /** Text shown by devices that cannot display edits. */
+  backwardsCompatibilityMessage?: string;
+}
+
+/** An unsend (retraction) of a sent message. */
+export interface ProviderUnsendRequest extends ProviderOperation {
+  /** The message to unsend; sent by this instance. */
+  message: ProviderMessageRef;
+}
+
+/** Adding or removing this instance's reaction on a message. */
+export interface ProviderReactRequest extends ProviderOperation {
+  /** The message reacted to. */
+  message: ProviderMessageRef;
+  /** The reaction. */
+  reaction: ProviderReaction;
+  /** True to take back a reaction added earlier. */
+  remove: boolean;
+}
+
+/** Showing or hiding this instance's typing indicator. */
+export interface ProviderTypingRequest extends ProviderOperation {
+  /** The chat or contact. */
+  to: ProviderDestination;
+  /** `start` (WhatsApp: composing) or `stop` (WhatsApp: paused). */
+  status: 'start' | 'stop';
+}
+
+/** An operation on one chat. */
+export interface ProviderChatRequest extends ProviderOperation {
+  /** The provider chat id. */
+  chatId: string;
+}
+
+/** Creating a group chat. */
+export interface ProviderCreateGroupRequest extends ProviderOperation {
+  /** Members to invite, besides the instance: E.164, e-mail style addresses or WhatsApp handles. */
+  participants: readonly string[];
+  /** The group name; required on WhatsApp. */
+  name?: string;
+  /** A first message, for upstreams that only create a chat by sending into it (BlueBubbles). */
+  text?: string;
+}
+
+/** Renaming a group chat. */
+export interface ProviderRenameGroupRequest extends ProviderChatRequest {
+  /** The new name. */
+  name: string;
+}
+
+/** Adding or removing a group member. */
+export interface ProviderParticipantRequest extends ProviderChatRequest {
+  /** The member: E.164, e-mail style address or WhatsApp handle. */
+  participant: string;
+}
+
+/**
+ * A chat member. The API's participant shape serves both channels: on iMessage the handle is the
+ * address, `isPhoneResolved` is true and `admin` null.
+ */
+export type ProviderParticipant = WhatsAppParticipant;
+
+/** A chat as the provider knows it. */
+export interface ProviderChat {
+  /** The provider chat id. */
+  chatId: string;
+  /** The chat's channel. */
+  channel: Channel;
+  /** True for a group. */
+  isGroup: boolean;
+  /** The group name, when it has one. */
+  name?: string;
+  /** Members, besides the instance. */
+  participants: ProviderParticipant[];
+}
+
+/** Asking which channels can reach an address. */
+export interface ProviderAvailabilityRequest {
+  /** E.164 or e-mail style address. */
+  address: string;
+  /** The instance address to ask through (a WhatsApp session); any suitable one when omitted. */
+  from?: string;
+}
+
+/** Which of the provider's channels can reach an address, and what else it knows about it. */
+export interface ProviderAvailability {
+  /** The address asked about. */
+  address: string;
+  /**
+   * Reachability per channel, only for channels this provider serves: the gateway merges the
+   * answers of the instances serving each channel.
+   */
+  channels: Partial<Record<Channel, boolean>>;
+  /** FaceTime reachability, from providers that know it (the iMessage instance). */
+  facetime?: boolean;
+  /** True when the recipient has a Focus mode on, from providers that know it. */
+  focused?: boolean;
+  /** The Focus mode's name, when `focused`. */
+  focusMode?: string;
+  /** When the provider probed it (epoch milliseconds). */
+  checkedAt: number;
+}
+
+/** A health value of a provider instance. */
+export type ProviderHealthStatus = z.infer<typeof HealthStatus>;
+
+/** Why an instance is degraded: the spec's four BlueBubbles conditions, and upstream trouble. */
+export type ProviderHealthWarningCode =
+  | 'private_api_disabled'
+  | 'private_api_helper_disconnected'
+  | 'imessage_account_missing'
+  | 'icloud_account_missing'
+  | 'upstream_unreachable'
+  | 'credentials_rejected'
+  | 'whatsapp_session_disconnected';
+
+/** One reason an instance is not fully healthy. */
+export interface ProviderHealthWarning {
+  /** Machine-readable reason. */
+  code: ProviderHealthWarningCode;
+  /** Human-readable explanation, shown to operators. */
+  message: string;
+}
+
+/** The outcome of one health check of an instance. */
+export interface ProviderHealth {
+  /** The overall value. */
+  status: ProviderHealthStatus;
+  /** What is wrong; empty when healthy. A later check without a warning clears it. */
+  warnings: ProviderHealthWarning[];
+  /** When the check ran (epoch milliseconds). */
+  checkedAt: number;
+}
+
+/** The upstream's current view of a message, for reconciling missed status updates. */
+export interface ProviderStatusSnapshot {
+  /** The furthest status the upstream knows. */
+  status: ProviderDeliveryStatus;
+  /** Why it failed, when `failed`. */
+  error?: ProviderFailure;
+}
+
+/** An HTTP request an upstream sent to the provider's webhook route. */
+export interface ProviderWebhookRequest {
+  /** HTTP method. */
+  method: string;
+  /** The full public URL the upstream called (Twilio signs it), including the query string. */
+  url: string;
+  /** Request headers, lower-cased names. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The raw body, exactly as received (signatures cover the bytes). */
+  rawBody: Uint8Array;
+}
+
+/** The answer to an upstream's webhook call. */
+export interface ProviderWebhookResponse {
+  /** HTTP status. */
+  status: number;
+  /** Response headers. */
+  headers?: Readonly<Record<string, string>>;
+  /** Response body (Twilio expects `<Response/>`). */
+  body?: string;
+}
+
+/** A minimal structured logger; pino's logger fits. */
+export interface ProviderLogger {
+  /** Logs at debug level. */
+  debug(details: Record<string, unknown>, message: string): void;
+  /** Logs at info level. */
+  info(details: Record<string, unknown>, message: string): void;
+  /** Logs at warn level. */
+  warn(details: Record<string, unknown>, message: string): void;
+  /** Logs at error level. */
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/** What the gateway gives a provider when it starts it. */
+export interface ProviderStartContext {
+  /** The one entry point of the provider's events. */
+  sink: ProviderEventSink;
+  /** Durable state scoped to this instance. */
+  state: ProviderStateStore;
+  /** Logger bound to this instance. */
+  logger: ProviderLogger;
+  /** The public URL where the gateway routes upstream webhooks to `handleWebhook`, if mounted. */
+  webhookUrl?: string;
+}
+
+/**
+ * The provider port: one upstream (a Mac running BlueBubbles, a Twilio account, a set of
+ * WhatsApp sessions, the simulator) serving some channels. Every method either resolves or
+ * rejects with a `ProviderError` carrying a spec error code; an operation a channel cannot do
+ * rejects with `CHANNEL_NOT_SUPPORTED`. Providers never touch the store: what they learn flows
+ * through the sink, what they must keep goes to the state store they are given.
+ */
+export interface MessagingProvider {
+  /** The adapter name, as instances are configured with it (`simulator`, `bluebubbles`, …). */
+  readonly provider: string;
+  /** The instance's friendly name. */
+  readonly instanceName: string;
+  /** The channels this instance serves. */
+  readonly channels: readonly Channel[];
+  /** WhatsApp session operations, when the provider links WhatsApp devices. */
+  readonly whatsappSessions?: WhatsAppSessionPort;
+
+  /** Connects to the upstream and starts reporting events to `context.sink`. */
+  start(context: ProviderStartContext): Promise<void>;
+  /** Stops reporting events, cancels pending work and disconnects; resolves when quiet. */
+  stop(): Promise<void>;
+
+  /**
+   * Hands one delivery attempt to the upstream. Resolving means accepted, not sent: `sent`,
+   * `delivered`, `read` and asynchronous failures arrive as `message.status` events.
+   */
+  send(request: ProviderSendRequest): Promise<ProviderSendResult>;
+  /** Replaces the text of a sent message (`EDIT_FAILED`, `PROVIDER_TIMEOUT` on failure). */
+  edit(request: ProviderEditRequest): Promise<void>;
+  /** Retracts a sent message. */
+  unsend(request: ProviderUnsendRequest): Promise<void>;
+  /** Adds or removes this instance's reaction on a message. */
+  react(request: ProviderReactRequest): Promise<void>;
+  /** Shows or hides this instance's typing indicator; it times out on its own upstream. */
+  typing(request: ProviderTypingRequest): Promise<void>;
+  /** Marks a chat read (sending read receipts where enabled). */
+  markRead(request: ProviderChatRequest): Promise<void>;
+  /** Marks a chat unread. */
+  markUnread(request: ProviderChatRequest): Promise<void>;
+  /** Creates a group chat. */
+  createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat>;
+  /** The chat as the upstream knows it, or null when it does not know it. */
+  getChat(request: ProviderChatRequest): Promise<ProviderChat | null>;
+  /** Renames a group chat. */
+  renameGroup(request: ProviderRenameGroupRequest): Promise<void>;
+  /** Adds a member to a group chat; answers the member as the upstream normalized it. */
+  addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant>;
+  /** Removes a member from a group chat. */
+  removeParticipant(request: ProviderParticipantRequest): Promise<void>;
+  /** Makes the instance leave a group chat. */
+  leaveGroup(request: ProviderChatRequest): Promise<void>;
+  /** Which of the provider's channels reach `request.address`, probed now (the gateway caches). */
+  checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability>;
+  /** Checks the instance's health now. */
+  health(): Promise<ProviderHealth>;
+
+  /**
+   * The upstream's current status of a message, or null when it does not know the message: for
+   * reconciling updates missed while the gateway was down or a webhook was lost.
+   */
+  fetchStatus?(
+    request: ProviderOperation & { message: ProviderMessageRef },
+  ): Promise<ProviderStatusSnapshot | null>;
+  /**
+   * Handles a webhook call from the upstream (BlueBubbles, Twilio), verifying it and turning it
+   * into sink events before answering.
+   */
+  handleWebhook?(request: ProviderWebhookRequest): Promise<ProviderWebhookResponse>;
+}

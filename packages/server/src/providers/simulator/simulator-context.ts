@@ -1,0 +1,90 @@
+import { OrderedEventDelivery } from '../ordered-event-delivery';
+import type { ProviderStartContext } from '../provider';
+import { ProviderError } from '../provider-error';
+import type { ProviderInboundEvent } from '../provider-events';
+import type { ProviderStateStore } from '../provider-state-store';
+import { sleep, type TimerClock } from '../timer-clock';
+
+/**
+ * What the parts of the simulator share: the clock and step length, the event delivery to the
+ * gateway's sink, the instance's state store, and every pending timer (so `stop` cancels them).
+ */
+export class SimulatorContext {
+  /** The clock every simulated step runs on. */
+  readonly clock: TimerClock;
+  /** The length of one lifecycle step, in milliseconds (0: as fast as possible). */
+  readonly stepMs: number;
+  #delivery: OrderedEventDelivery | undefined;
+  #state: ProviderStateStore | undefined;
+  readonly #timers = new Set<() => void>();
+
+  /** A context on `clock` with steps of `stepMs`. */
+  constructor(clock: TimerClock, stepMs: number) {
+    this.clock = clock;
+    this.stepMs = stepMs;
+  }
+
+  /** Connects the simulator to the gateway. */
+  attach(context: ProviderStartContext): void {
+    this.#delivery = new OrderedEventDelivery(context.sink, context.logger);
+    this.#state = context.state;
+  }
+
+  /** Cancels every pending step and waits for the events already produced to be delivered. */
+  async detach(): Promise<void> {
+    for (const cancel of this.#timers) cancel();
+    this.#timers.clear();
+    const delivery = this.#delivery;
+    this.#delivery = undefined;
+    await delivery?.idle();
+  }
+
+  /** The instance's state store; the simulator must be started. */
+  get state(): ProviderStateStore {
+    if (!this.#state) throw notStarted();
+    return this.#state;
+  }
+
+  /** Fails unless the simulator is started. */
+  assertStarted(): void {
+    if (!this.#delivery) throw notStarted();
+  }
+
+  /** The current time, as event timestamps carry it. */
+  occurredAt(): Date {
+    return new Date(this.clock.now());
+  }
+
+  /** Delivers `event` to the gateway and waits until it is recorded. */
+  emit(event: ProviderInboundEvent): Promise<void> {
+    if (!this.#delivery) return Promise.reject(notStarted());
+    return this.#delivery.deliver(event);
+  }
+
+  /** Delivers `event` without waiting (from a timer); a failure is logged by the delivery. */
+  fire(event: ProviderInboundEvent): void {
+    this.#delivery?.fire(event);
+  }
+
+  /** Runs `task` after `steps` steps; the returned function cancels it. */
+  after(steps: number, task: () => void): () => void {
+    const cancel = this.clock.schedule(steps * this.stepMs, () => {
+      this.#timers.delete(cancel);
+      task();
+    });
+    this.#timers.add(cancel);
+    return () => {
+      this.#timers.delete(cancel);
+      cancel();
+    };
+  }
+
+  /** Waits `steps` steps. */
+  wait(steps: number): Promise<void> {
+    return sleep(this.clock, steps * this.stepMs);
+  }
+}
+
+function notStarted(): ProviderError {
+  return new ProviderError('INTERNAL_ERROR', 'the simulator is not started', { retryable: false });
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { ProviderFactory, ProviderInstanceConfig } from '../provider-registry';
+import { ProviderConfigError } from '../provider-registry';
+import type { TimerClock } from '../timer-clock';
+import {
+  DEFAULT_SIMULATOR_STEP_MS,
+  SIMULATOR_CHANNELS,
+  SIMULATOR_PROVIDER,
+  SimulatorProvider,
+} from './simulator-provider';
+
+/** The per-instance settings a simulator instance's `config` may hold. */
+export const SimulatorInstanceConfig = z
+  .object({
+    stepMs: z.number().int().min(0).max(60_000).optional(),
+    qrRotationSteps: z.number().int().min(1).max(10_000).optional(),
+    qrMaxRotations: z.number().int().min(1).max(100).optional(),
+  })
+  .strict();
+/** The per-instance settings of a simulator instance. */
+export type SimulatorInstanceConfig = z.infer<typeof SimulatorInstanceConfig>;
+
+/** Server-wide simulator settings. */
+export interface SimulatorFactoryOptions {
+  /** `SIMULATOR_STEP_MS`: the step length of instances that do not set their own. */
+  stepMs?: number;
+  /** The clock steps run on (the real one by default). */
+  clock?: TimerClock;
+}
+
+/**
+ * The factory of simulator instances, for the provider registry.
+ * @example registry.register(createSimulatorFactory({ stepMs: config.SIMULATOR_STEP_MS }));
+ */
+export function createSimulatorFactory(options: SimulatorFactoryOptions = {}): ProviderFactory {
+  return {
+    provider: SIMULATOR_PROVIDER,
+    supportedChannels: SIMULATOR_CHANNELS,
+    create(instance: ProviderInstanceConfig): SimulatorProvider {
+      const parsed = SimulatorInstanceConfig.safeParse(instance.config);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ProviderConfigError(
+          `instance "${instance.name}": invalid simulator config${issue ? ` at ${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`,
+        );
+      }
+      const config = parsed.data;
+      return new SimulatorProvider({
+        instanceName: instance.name,
+        channels: instance.channels,
+        stepMs: config.stepMs ?? options.stepMs ?? DEFAULT_SIMULATOR_STEP_MS,
+        ...(config.qrRotationSteps === undefined
+          ? {}
+          : { qrRotationSteps: config.qrRotationSteps }),
+        ...(config.qrMaxRotations === undefined ? {} : { qrMaxRotations: config.qrMaxRotations }),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+      });
+    },
+  };
+}

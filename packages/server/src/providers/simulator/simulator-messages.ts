@@ -1,0 +1,237 @@
+import type { Channel } from '@switchboard/contract';
+import type {
+  ProviderDestination,
+  ProviderEditRequest,
+  ProviderMessageRef,
+  ProviderSendRequest,
+  ProviderSendResult,
+  ProviderStatusSnapshot,
+  ProviderUnsendRequest,
+} from '../provider';
+import { ProviderError, type ProviderFailure } from '../provider-error';
+import type { ProviderDeliveryStatus } from '../provider-events';
+import type { LifecycleStep } from './recipient-behaviour';
+import { behaviourOfDestination, describeDestination, directChatId } from './simulated-addresses';
+import { newExternalId } from './simulated-ids';
+import type { SimulatorContext } from './simulator-context';
+
+/** Order of the statuses, so a late or injected status never moves a message backwards. */
+const RANK: Record<ProviderDeliveryStatus, number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
+
+/** A message the simulator accepted, and how far its lifecycle got. */
+interface SimulatedMessage {
+  externalId: string;
+  channel: Channel;
+  attemptId: string;
+  to: ProviderDestination;
+  text: string | undefined;
+  steps: readonly LifecycleStep[];
+  /** Rank of the furthest status reported. */
+  reached: number;
+  failure: ProviderFailure | undefined;
+  unsent: boolean;
+  cancelNext: (() => void) | undefined;
+}
+
+/** The Twilio error a failed simulated SMS carries: "Unreachable destination handset". */
+const SMS_FAILURE_CODE = '30003';
+
+/**
+ * The outbound side of the simulator: accepts sends as the recipient table says, then reports
+ * each lifecycle step one `stepMs` after the previous one; edits and unsends.
+ */
+export class SimulatorMessages {
+  readonly #context: SimulatorContext;
+  readonly #messages = new Map<string, SimulatedMessage>();
+  /** For DD 31: the attempt number of each message's first attempt, by recipient and message. */
+  readonly #firstAttempts = new Map<string, number>();
+
+  /** Messages simulated in `context`. */
+  constructor(context: SimulatorContext) {
+    this.#context = context;
+  }
+
+  /** One delivery attempt, as the recipient table decides. */
+  async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
+    const { channel, to } = request;
+    const outcome = behaviourOfDestination(to).channels[channel];
+    let steps: readonly LifecycleStep[];
+    switch (outcome.kind) {
+      case 'unreachable':
+        throw ProviderError.unreachable(channel, describeDestination(to));
+      case 'fail':
+        await this.#context.wait(1);
+        throw sendFailure(channel, to);
+      case 'fail_first_attempt':
+        if (this.#isFirstAttempt(request)) {
+          await this.#context.wait(1);
+          throw sendFailure(channel, to);
+        }
+        steps = outcome.retrySteps;
+        break;
+      case 'deliver':
+        steps = outcome.steps;
+        break;
+    }
+    const message: SimulatedMessage = {
+      externalId: newExternalId(channel),
+      channel,
+      attemptId: request.attemptId,
+      to,
+      text: request.text,
+      steps,
+      reached: 0,
+      failure: undefined,
+      unsent: false,
+      cancelNext: undefined,
+    };
+    this.#messages.set(message.externalId, message);
+    this.#scheduleNextStep(message);
+    const chatId = to.type === 'chat' ? to.chatId : directChatId(channel, to.address);
+    return chatId === undefined
+      ? { externalId: message.externalId }
+      : { externalId: message.externalId, chatId };
+  }
+
+  /** Edits a sent iMessage: fails or times out for DD 70–79. */
+  async edit(request: ProviderEditRequest): Promise<void> {
+    const outcome = behaviourOfDestination(request.message.conversation).edit;
+    if (outcome === 'EDIT_FAILED') {
+      throw new ProviderError('EDIT_FAILED', 'The recipient’s device did not accept the edit', {
+        channel: request.channel,
+      });
+    }
+    if (outcome === 'PROVIDER_TIMEOUT') {
+      await this.#context.wait(1);
+      throw new ProviderError('PROVIDER_TIMEOUT', 'The edit timed out upstream', {
+        channel: request.channel,
+      });
+    }
+    const known = this.#messages.get(request.message.externalId);
+    if (known) known.text = request.text;
+  }
+
+  /** Unsends a message: its remaining lifecycle steps are not reported. */
+  async unsend(request: ProviderUnsendRequest): Promise<void> {
+    const known = this.#messages.get(request.message.externalId);
+    if (!known) return;
+    known.unsent = true;
+    known.cancelNext?.();
+    known.cancelNext = undefined;
+  }
+
+  /** The text the simulator sent under `externalId`, when it remembers it. */
+  textOf(externalId: string): string | undefined {
+    return this.#messages.get(externalId)?.text;
+  }
+
+  /**
+   * Reports `status` for `externalId` now (a sandbox read receipt or carrier failure) and drops
+   * the pending steps it overtakes.
+   */
+  async reportStatus(
+    channel: Channel,
+    externalId: string,
+    status: ProviderDeliveryStatus,
+    failure?: ProviderFailure,
+  ): Promise<void> {
+    const known = this.#messages.get(externalId);
+    if (known) {
+      known.reached = Math.max(known.reached, RANK[status]);
+      if (status === 'failed') {
+        known.failure = failure;
+        known.cancelNext?.();
+        known.cancelNext = undefined;
+      }
+    }
+    const occurredAt = this.#context.occurredAt();
+    const attemptId = known?.attemptId;
+    const base = {
+      kind: 'message.status' as const,
+      channel,
+      externalId,
+      occurredAt,
+      ...(attemptId === undefined ? {} : { attemptId }),
+    };
+    if (status === 'failed') {
+      await this.#context.emit({
+        ...base,
+        status,
+        error: failure ?? {
+          code: 'IMESSAGE_SEND_FAILED',
+          message: 'The simulated carrier reported a delivery failure',
+        },
+      });
+    } else {
+      await this.#context.emit({ ...base, status });
+    }
+  }
+
+  /**
+   * What the simulated upstream knows about a message. One it does not remember (sent before a
+   * restart) has run its whole lifecycle meanwhile, as the recipient table says.
+   */
+  statusOf(channel: Channel, ref: ProviderMessageRef): ProviderStatusSnapshot | null {
+    const known = this.#messages.get(ref.externalId);
+    if (known) {
+      if (known.failure) return { status: 'failed', error: known.failure };
+      const status = statusOfRank(known.reached);
+      return status ? { status } : null;
+    }
+    const outcome = behaviourOfDestination(ref.conversation).channels[channel];
+    const steps =
+      outcome.kind === 'deliver'
+        ? outcome.steps
+        : outcome.kind === 'fail_first_attempt'
+          ? outcome.retrySteps
+          : [];
+    const last = steps.at(-1);
+    return last ? { status: last } : null;
+  }
+
+  #scheduleNextStep(message: SimulatedMessage): void {
+    const next = message.steps.find((step) => RANK[step] > message.reached);
+    if (!next) return;
+    message.cancelNext = this.#context.after(1, () => {
+      message.cancelNext = undefined;
+      // A sandbox status may have overtaken this step while it waited.
+      if (message.unsent || RANK[next] <= message.reached) {
+        if (!message.unsent) this.#scheduleNextStep(message);
+        return;
+      }
+      message.reached = RANK[next];
+      this.#context.fire({
+        kind: 'message.status',
+        channel: message.channel,
+        externalId: message.externalId,
+        attemptId: message.attemptId,
+        status: next,
+        occurredAt: this.#context.occurredAt(),
+      });
+      this.#scheduleNextStep(message);
+    });
+  }
+
+  #isFirstAttempt(request: ProviderSendRequest): boolean {
+    const key = `${describeDestination(request.to)}\u0000${request.messageId}`;
+    const first = this.#firstAttempts.get(key);
+    if (first === undefined) {
+      this.#firstAttempts.set(key, request.attempt);
+      return true;
+    }
+    return first === request.attempt;
+  }
+}
+
+function statusOfRank(rank: number): ProviderDeliveryStatus | undefined {
+  return (Object.keys(RANK) as ProviderDeliveryStatus[]).find((status) => RANK[status] === rank);
+}
+
+function sendFailure(channel: Channel, to: ProviderDestination): ProviderError {
+  const address = describeDestination(to);
+  return new ProviderError(
+    'IMESSAGE_SEND_FAILED',
+    `The simulated ${channel} delivery to ${address} failed`,
+    channel === 'sms' ? { channel, providerCode: SMS_FAILURE_CODE } : { channel },
+  );
+}

@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import type { Channel } from '@switchboard/contract';
+import { describe, expect, it } from 'vitest';
+import { ManualTimerClock } from '../manual-timer-clock';
+import type { ProviderSendRequest } from '../provider';
+import { describeProviderConformance } from '../provider-conformance';
+import { isProviderError } from '../provider-error';
+import { startWithRecorder } from '../provider-test-support';
+import { SimulatorProvider } from './simulator-provider';
+
+const FROM = '+14155550999';
+
+/** A simulator serving only `channel`, stepping as fast as it can on the real clock. */
+function simulatorFor(channel: Channel) {
+  return () => ({
+    provider: new SimulatorProvider({
+      instanceName: `sim-${channel}`,
+      channels: [channel],
+      stepMs: 0,
+    }),
+  });
+}
+
+describeProviderConformance({
+  name: 'simulator',
+  channel: 'imessage',
+  from: FROM,
+  create: simulatorFor('imessage'),
+  recipients: {
+    deliverable: '+14155550100',
+    unreachable: '+14155550110',
+    failing: '+14155550130',
+    editFailures: [
+      { address: '+14155550170', code: 'EDIT_FAILED' },
+      { address: '+14155550175', code: 'PROVIDER_TIMEOUT' },
+    ],
+  },
+  lifecycle: ['sent', 'delivered', 'read'],
+  supports: { edit: true, unsend: true, react: true, typing: true },
+});
+
+describeProviderConformance({
+  name: 'simulator',
+  channel: 'sms',
+  from: FROM,
+  create: simulatorFor('sms'),
+  recipients: {
+    deliverable: '+14155550110',
+    unreachable: '+14155550140',
+    failing: '+14155550130',
+  },
+  lifecycle: ['sent', 'delivered'],
+  supports: { edit: false, unsend: false, react: false, typing: false },
+});
+
+describeProviderConformance({
+  name: 'simulator',
+  channel: 'whatsapp',
+  from: FROM,
+  create: simulatorFor('whatsapp'),
+  recipients: { deliverable: '+14155550160', unreachable: '+14155550100' },
+  lifecycle: ['sent', 'delivered', 'read'],
+  supports: { edit: false, unsend: false, react: true, typing: true },
+});
+
+async function startSimulator(channels?: readonly Channel[]) {
+  const clock = new ManualTimerClock();
+  const provider = new SimulatorProvider({
+    instanceName: 'sim',
+    stepMs: 500,
+    clock,
+    ...(channels ? { channels } : {}),
+  });
+  const { recorder } = await startWithRecorder(provider);
+  return { clock, provider, recorder };
+}
+
+function sendTo(channel: Channel, address: string): ProviderSendRequest {
+  const messageId = `msg_${randomUUID()}`;
+  return {
+    channel,
+    from: FROM,
+    to: { type: 'address', address },
+    messageId,
+    attempt: 0,
+    attemptId: `${messageId}:0:${channel}`,
+    text: 'Hello',
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return isProviderError(error) ? error.code : `not a ProviderError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe('SimulatorProvider', () => {
+  it('refuses every operation before start', async () => {
+    const provider = new SimulatorProvider({ instanceName: 'idle', stepMs: 0 });
+    expect(await rejection(provider.send(sendTo('imessage', '+14155550100')))).toBe(
+      'INTERNAL_ERROR',
+    );
+  });
+
+  it('answers the provider chat id of a direct send on imessage and whatsapp, none on sms', async () => {
+    const { provider } = await startSimulator();
+    expect((await provider.send(sendTo('imessage', '+14155550100'))).chatId).toBe(
+      'iMessage;-;+14155550100',
+    );
+    expect((await provider.send(sendTo('whatsapp', '+14155550160'))).chatId).toBe(
+      '14155550160@s.whatsapp.net',
+    );
+    expect((await provider.send(sendTo('sms', '+14155550110'))).chatId).toBeUndefined();
+    await provider.stop();
+  });
+
+  it('reports no further steps of an unsent message', async () => {
+    const { clock, provider, recorder } = await startSimulator();
+    const { externalId } = await provider.send(sendTo('imessage', '+14155550100'));
+    await clock.advance(500);
+    await provider.unsend({
+      channel: 'imessage',
+      from: FROM,
+      message: {
+        externalId,
+        conversation: { type: 'address', address: '+14155550100' },
+        fromMe: true,
+      },
+    });
+    await clock.advance(5_000);
+    expect(recorder.statusesOf(externalId)).toEqual(['sent']);
+    await provider.stop();
+  });
+
+  it('cancels pending steps on stop', async () => {
+    const { clock, provider, recorder } = await startSimulator();
+    await provider.send(sendTo('imessage', '+14155550100'));
+    await provider.stop();
+    expect(clock.pending).toBe(0);
+    await clock.advance(5_000);
+    expect(recorder.calls).toBe(0);
+  });
+
+  describe('fetchStatus', () => {
+    it('answers null before the first step, then the furthest step reported', async () => {
+      const { clock, provider } = await startSimulator();
+      const { externalId } = await provider.send(sendTo('imessage', '+14155550100'));
+      const message = {
+        externalId,
+        conversation: { type: 'address', address: '+14155550100' } as const,
+        fromMe: true,
+      };
+      const request = { channel: 'imessage' as const, from: FROM, message };
+      expect(await provider.fetchStatus(request)).toBeNull();
+      await clock.advance(1_000);
+      expect(await provider.fetchStatus(request)).toEqual({ status: 'delivered' });
+      await provider.stop();
+    });
+
+    it('answers the end of the lifecycle for a message sent before a restart', async () => {
+      const { provider } = await startSimulator();
+      const ref = (address: string) => ({
+        externalId: 'SENT-BEFORE-RESTART',
+        conversation: { type: 'address', address } as const,
+        fromMe: true,
+      });
+      const status = (channel: Channel, address: string) =>
+        provider.fetchStatus({ channel, from: FROM, message: ref(address) });
+      expect(await status('imessage', '+14155550100')).toEqual({ status: 'read' });
+      expect(await status('sms', '+14155550100')).toEqual({ status: 'delivered' });
+      expect(await status('imessage', '+14155550131')).toEqual({ status: 'delivered' });
+      expect(await status('imessage', '+14155550144')).toBeNull();
+      await provider.stop();
+    });
+
+    it('answers failed with the error after a sandbox failure', async () => {
+      const { clock, provider } = await startSimulator();
+      const { externalId } = await provider.send(sendTo('sms', '+14155550110'));
+      await clock.advance(500);
+      const error = { code: 'IMESSAGE_SEND_FAILED' as const, message: 'Carrier rejected' };
+      await provider.sandbox.injectStatus({ channel: 'sms', externalId, status: 'failed', error });
+      const snapshot = await provider.fetchStatus({
+        channel: 'sms',
+        from: FROM,
+        message: {
+          externalId,
+          conversation: { type: 'address', address: '+14155550110' },
+          fromMe: true,
+        },
+      });
+      expect(snapshot).toEqual({ status: 'failed', error });
+      await provider.stop();
+    });
+  });
+
+  describe('chat operations', () => {
+    const base = { from: FROM } as const;
+
+    it('creates an iMessage group, with or without a name, and knows it', async () => {
+      const { provider } = await startSimulator();
+      const chat = await provider.createGroup({
+        ...base,
+        channel: 'imessage',
+        participants: ['+14155550100', 'jane@icloud.com'],
+      });
+      expect(chat.chatId).toMatch(/^iMessage;\+;chat\d{18}$/);
+      expect(chat).toMatchObject({ channel: 'imessage', isGroup: true });
+      expect(chat.name).toBeUndefined();
+      expect(chat.participants).toEqual([
+        { handle: '+14155550100', isPhoneResolved: true, admin: null },
+        { handle: 'jane@icloud.com', isPhoneResolved: true, admin: null },
+      ]);
+      await provider.renameGroup({
+        ...base,
+        channel: 'imessage',
+        chatId: chat.chatId,
+        name: 'Team',
+      });
+      await provider.addParticipant({
+        ...base,
+        channel: 'imessage',
+        chatId: chat.chatId,
+        participant: '+14155550101',
+      });
+      await provider.removeParticipant({
+        ...base,
+        channel: 'imessage',
+        chatId: chat.chatId,
+        participant: 'jane@icloud.com',
+      });
+      const known = await provider.getChat({ ...base, channel: 'imessage', chatId: chat.chatId });
+      expect(known?.name).toBe('Team');
+      expect(known?.participants.map((member) => member.handle)).toEqual([
+        '+14155550100',
+        '+14155550101',
+      ]);
+      await provider.leaveGroup({ ...base, channel: 'imessage', chatId: chat.chatId });
+      expect(
+        await provider.getChat({ ...base, channel: 'imessage', chatId: chat.chatId }),
+      ).toBeNull();
+      await provider.stop();
+    });
+
+    it('creates a WhatsApp group with phone JIDs, and needs its name', async () => {
+      const { provider } = await startSimulator();
+      expect(
+        await rejection(
+          provider.createGroup({ ...base, channel: 'whatsapp', participants: ['+14155550160'] }),
+        ),
+      ).toBe('NAME_REQUIRED');
+      const chat = await provider.createGroup({
+        ...base,
+        channel: 'whatsapp',
+        participants: ['+14155550160', '98765432109876@lid'],
+        name: 'Launch',
+      });
+      expect(chat.chatId).toMatch(/^120363\d{12}@g\.us$/);
+      expect(chat.participants).toEqual([
+        { handle: '14155550160@s.whatsapp.net', isPhoneResolved: true, admin: null },
+        { handle: '98765432109876@lid', isPhoneResolved: false, admin: null },
+      ]);
+      const added = await provider.addParticipant({
+        ...base,
+        channel: 'whatsapp',
+        chatId: chat.chatId,
+        participant: '+14155550161',
+      });
+      expect(added).toEqual({
+        handle: '14155550161@s.whatsapp.net',
+        isPhoneResolved: true,
+        admin: null,
+      });
+      await provider.stop();
+    });
+
+    it('refuses a group without participants', async () => {
+      const { provider } = await startSimulator();
+      expect(
+        await rejection(provider.createGroup({ ...base, channel: 'imessage', participants: [] })),
+      ).toBe('VALIDATION_ERROR');
+      await provider.stop();
+    });
+
+    it('describes direct chats from their id, and knows no foreign group', async () => {
+      const { provider } = await startSimulator();
+      expect(
+        await provider.getChat({ ...base, channel: 'imessage', chatId: 'iMessage;-;+14155550100' }),
+      ).toEqual({
+        chatId: 'iMessage;-;+14155550100',
+        channel: 'imessage',
+        isGroup: false,
+        participants: [{ handle: '+14155550100', isPhoneResolved: true, admin: null }],
+      });
+      expect(
+        await provider.getChat({ ...base, channel: 'whatsapp', chatId: '120363000000000000@g.us' }),
+      ).toBeNull();
+      await provider.stop();
+    });
+
+    it('marks iMessage chats read and unread, and refuses that on whatsapp', async () => {
+      const { provider } = await startSimulator();
+      const imessage = { ...base, channel: 'imessage' as const, chatId: 'iMessage;-;+14155550100' };
+      await expect(provider.markRead(imessage)).resolves.toBeUndefined();
+      await expect(provider.markUnread(imessage)).resolves.toBeUndefined();
+      const whatsapp = {
+        ...base,
+        channel: 'whatsapp' as const,
+        chatId: '14155550160@s.whatsapp.net',
+      };
+      expect(await rejection(provider.markRead(whatsapp))).toBe('CHANNEL_NOT_SUPPORTED');
+      expect(await rejection(provider.markUnread(whatsapp))).toBe('CHANNEL_NOT_SUPPORTED');
+      await provider.stop();
+    });
+
+    it('has no groups on sms', async () => {
+      const { provider } = await startSimulator();
+      expect(
+        await rejection(
+          provider.createGroup({ ...base, channel: 'sms', participants: ['+14155550110'] }),
+        ),
+      ).toBe('CHANNEL_NOT_SUPPORTED');
+      await provider.stop();
+    });
+  });
+
+  describe('availability of a partial instance', () => {
+    it('answers only its channels, and FaceTime and Focus only when it serves imessage', async () => {
+      const { provider } = await startSimulator(['sms', 'whatsapp']);
+      const availability = await provider.checkAvailability({ address: '+14155550150' });
+      expect(availability.channels).toEqual({ sms: true, whatsapp: false });
+      expect(availability.facetime).toBeUndefined();
+      expect(availability.focused).toBeUndefined();
+      await provider.stop();
+    });
+
+    it('offers WhatsApp sessions only when it serves whatsapp', async () => {
+      const { provider } = await startSimulator(['imessage']);
+      expect(provider.whatsappSessions).toBeUndefined();
+      await provider.stop();
+    });
+  });
+});

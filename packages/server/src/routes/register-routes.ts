@@ -1,0 +1,92 @@
+import { contract } from '@switchboard/contract';
+import type { AppRouter } from '@ts-rest/core';
+import { initServer, type RouterImplementation } from '@ts-rest/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { createAuthenticationHook } from '../http/authentication';
+import { createRateLimitHook } from '../http/rate-limit';
+import { toValidationDomainError } from '../http/validation-errors';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store';
+import type { Services } from '../services';
+import { adminRoutes } from './admin';
+import { healthRoutes } from './health';
+import { notImplementedRoutes } from './not-implemented';
+import { numbersRoutes } from './numbers';
+
+/** A resource of the contract (`messages`, `numbers`…). */
+type Resource = keyof typeof contract;
+
+/** Registers one resource's router on a Fastify scope. */
+type ScopeRegistration = (scope: FastifyInstance) => void;
+
+const server = initServer();
+
+/** Pairs a contract router with its implementation, type-checked against each other. */
+function routerRegistration<T extends AppRouter>(
+  router: T,
+  implementation: RouterImplementation<T>,
+): ScopeRegistration {
+  return (scope) =>
+    server.registerRouter(router, implementation, scope, {
+      logInitialization: false,
+      responseValidation: false,
+      requestValidationErrorHandler: (error, _request, reply) => {
+        reply.send(toValidationDomainError(error));
+      },
+    });
+}
+
+/** Dependencies of {@link registerContractRoutes}. */
+export interface ContractRoutesOptions {
+  /** The server configuration. */
+  config: Config;
+  /** The domain services. */
+  services: Services;
+  /** Rate-limit counters. */
+  rateLimitStore: RateLimitStore;
+  /** The time source. */
+  clock: Clock;
+}
+
+/**
+ * Registers every route of the contract inside a child scope that authenticates and rate-limits
+ * them. Each resource gets its own scope because ts-rest sets an error handler per registration;
+ * that handler forwards everything but validation failures to the root envelope handler.
+ * Resources without an implementation yet answer 501 `NOT_IMPLEMENTED`; the operator API is only
+ * registered when `SWITCHBOARD_ADMIN_TOKEN` is set, so without it `/admin` answers 404.
+ */
+export async function registerContractRoutes(
+  app: FastifyInstance,
+  options: ContractRoutesOptions,
+): Promise<void> {
+  const { config, services } = options;
+  const implemented: Partial<Record<Resource, ScopeRegistration>> = {
+    health: routerRegistration(contract.health, healthRoutes(services)),
+    numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
+    admin: routerRegistration(contract.admin, adminRoutes(services)),
+  };
+
+  await app.register(async (api) => {
+    api.addHook(
+      'onRequest',
+      createAuthenticationHook({ apiKeys: services.apiKeys, adminToken: config.adminToken }),
+    );
+    api.addHook(
+      'onRequest',
+      await createRateLimitHook(api, {
+        perMinute: config.rateLimitPerMinute,
+        store: options.rateLimitStore,
+        clock: options.clock,
+      }),
+    );
+
+    for (const resource of Object.keys(contract) as Resource[]) {
+      if (resource === 'admin' && !config.adminToken) continue;
+      const router: AppRouter = contract[resource];
+      const register =
+        implemented[resource] ?? routerRegistration(router, notImplementedRoutes(router));
+      await api.register(async (scope) => register(scope));
+    }
+  });
+}

@@ -1,0 +1,50 @@
+import type { HealthStatusValue } from './store-types';
+
+/** A sender address authorized for one customer and served by one instance. */
+export interface SenderNumberRecord {
+  /** UUID v7. */
+  id: string;
+  /** The customer allowed to send from it. */
+  customerId: string;
+  /** The instance that sends and receives for it. */
+  instanceId: string;
+  /** E.164 phone number. */
+  phoneNumber: string;
+  /** Optional e-mail style address of the same sender (iMessage). */
+  email: string | null;
+  /** The customer's default sender when `from` is omitted. */
+  isDefault: boolean;
+  /** Creation time. */
+  createdAt: Date;
+}
+
+/** A sender number with the instance facts the API shows next to it. */
+export interface SenderNumberView extends SenderNumberRecord {
+  /** Friendly name of the serving instance. */
+  instanceName: string;
+  /** Health of the serving instance. */
+  healthStatus: HealthStatusValue;
+}
+
+/** Sender numbers. Every query is scoped by customer, except the global address lookup. */
+export interface NumberRepository {
+  /** Stores a new assignment. */
+  insert(number: SenderNumberRecord): Promise<void>;
+  /** The customer's numbers, the default first, then oldest first. */
+  listByCustomer(customerId: string): Promise<SenderNumberView[]>;
+  /** The customer's number whose phone number or e-mail address is `address`. */
+  findByAddress(customerId: string, address: string): Promise<SenderNumberView | undefined>;
+  /** The customer's default number. */
+  findDefault(customerId: string): Promise<SenderNumberView | undefined>;
+  /**
+   * The assignment of `address` (phone number or e-mail) whichever customer holds it: addresses
+   * are unique across customers, and inbound messages are routed by the receiving address.
+   */
+  findByAddressInAnyCustomer(address: string): Promise<SenderNumberView | undefined>;
+  /** Clears the customer's default flag. */
+  clearDefault(customerId: string): Promise<void>;
+  /** Removes the customer's number; false when the customer has no such number. */
+  delete(customerId: string, phoneNumber: string): Promise<boolean>;
+  /** Removes every number of the customer; returns how many. */
+  deleteAllOfCustomer(customerId: string): Promise<number>;
+}

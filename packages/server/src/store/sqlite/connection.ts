@@ -1,0 +1,54 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema';
+
+/** The drizzle database over the SQLite schema. */
+export type SqliteOrm = BetterSQLite3Database<typeof schema>;
+
+/**
+ * Opens (creating it and its directory when missing) the SQLite database at `path`, in WAL mode
+ * with foreign keys enforced and a busy timeout so that a CLI and a server can share the file.
+ */
+export function openSqlite(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL + NORMAL is durable across process crashes; only an OS crash can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
+}
+
+/** Wraps a SQLite connection in drizzle. */
+export function createOrm(sqlite: Database.Database): SqliteOrm {
+  return drizzle(sqlite, { schema });
+}
+
+/**
+ * The folder of the drizzle-kit migrations, found by walking up from this module: it is
+ * `packages/server/drizzle`, reached from `src/store/sqlite/` under tsx and from `dist/` once
+ * built.
+ */
+export function findMigrationsFolder(
+  start: string = dirname(fileURLToPath(import.meta.url)),
+): string {
+  let dir = start;
+  for (let depth = 0; depth < 6; depth += 1) {
+    const candidate = join(dir, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    const parent = resolve(dir, '..');
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new Error(`SQLite migrations folder (drizzle/meta/_journal.json) not found above ${start}`);
+}
+
+/** Applies every pending migration. */
+export function migrateSqlite(orm: SqliteOrm, migrationsFolder = findMigrationsFolder()): void {
+  migrate(orm, { migrationsFolder });
+}

@@ -1,0 +1,70 @@
+import type { CustomerSettings } from '@switchboard/contract';
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { Channel, HealthStatusValue, InstanceProvider } from '../store-types';
+
+/** Customer accounts; deleting one only sets `deleted_at`, so its keys can answer 403. */
+export const customers = sqliteTable('customers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  settings: text('settings', { mode: 'json' }).$type<CustomerSettings>().notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
+});
+
+/** API keys, stored as SHA-256 hashes. */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    name: text('name'),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (table) => [index('api_keys_customer_id_idx').on(table.customerId)],
+);
+
+/** Provider instances. */
+export const instances = sqliteTable('instances', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  provider: text('provider').$type<InstanceProvider>().notNull(),
+  channels: text('channels', { mode: 'json' }).$type<Channel[]>().notNull(),
+  config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  healthStatus: text('health_status').$type<HealthStatusValue>().notNull().default('unknown'),
+  healthWarnings: text('health_warnings', { mode: 'json' })
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'`),
+  healthCheckedAt: integer('health_checked_at', { mode: 'timestamp_ms' }),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/** Sender addresses: unique across customers; at most one default per customer. */
+export const senderNumbers = sqliteTable(
+  'sender_numbers',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    phoneNumber: text('phone_number').notNull().unique(),
+    email: text('email').unique(),
+    isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('sender_numbers_customer_id_idx').on(table.customerId),
+    uniqueIndex('sender_numbers_one_default_per_customer')
+      .on(table.customerId)
+      .where(sql`${table.isDefault} = 1`),
+  ],
+);

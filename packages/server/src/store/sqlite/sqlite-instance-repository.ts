@@ -1,0 +1,47 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { InstanceHealth, InstanceRecord, InstanceRepository } from '../instance-repository';
+import type { SqliteExecutor } from './executor';
+import { instances } from './schema';
+
+/** {@link InstanceRepository} on SQLite. */
+export class SqliteInstanceRepository implements InstanceRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: SqliteExecutor) {}
+
+  insert(instance: InstanceRecord): Promise<void> {
+    return this.run((db) => {
+      db.insert(instances).values(instance).run();
+    });
+  }
+
+  findById(id: string): Promise<InstanceRecord | undefined> {
+    return this.run((db) => db.select().from(instances).where(eq(instances.id, id)).get());
+  }
+
+  findByName(name: string): Promise<InstanceRecord | undefined> {
+    return this.run((db) => db.select().from(instances).where(eq(instances.name, name)).get());
+  }
+
+  list(): Promise<InstanceRecord[]> {
+    return this.run((db) =>
+      db.select().from(instances).orderBy(asc(instances.createdAt), asc(instances.id)).all(),
+    );
+  }
+
+  updateHealth(id: string, health: InstanceHealth): Promise<void> {
+    return this.run((db) => {
+      db.update(instances)
+        .set({
+          healthStatus: health.status,
+          healthWarnings: health.warnings,
+          healthCheckedAt: health.checkedAt,
+        })
+        .where(eq(instances.id, id))
+        .run();
+    });
+  }
+
+  count(): Promise<number> {
+    return this.run((db) => db.select({ n: count() }).from(instances).get()?.n ?? 0);
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createInstance } from './support/admin-helpers';
+import { bodyOf, buildTestApp } from './support/test-app';
+
+describe('GET /health', () => {
+  it('reports the database, Redis not configured and no providers, outside the envelope', async () => {
+    const { app } = await buildTestApp();
+    const response = await app.inject({ method: 'GET', url: '/health' });
+    expect(response.statusCode).toBe(200);
+    expect(bodyOf(response)).toEqual({
+      status: 'ok',
+      timestamp: '2026-01-15T12:00:00.000Z',
+      checks: {
+        database: { status: 'ok' },
+        redis: { status: 'not_configured' },
+        imessage: { status: 'not_enabled' },
+        whatsapp: { status: 'not_enabled', experimental: true },
+      },
+    });
+    expect(response.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('reports iMessage and WhatsApp from the instances serving them', async () => {
+    const { app, clock } = await buildTestApp();
+    const mac = await createInstance(app, 'mac', ['imessage', 'sms']);
+    const spare = await createInstance(app, 'spare-mac', ['imessage']);
+    const phone = await createInstance(app, 'phone', ['whatsapp']);
+    const report = async () =>
+      bodyOf<{ status: string; checks: Record<string, unknown> }>(
+        await app.inject({ method: 'GET', url: '/health' }),
+      );
+    expect((await report()).checks.imessage).toEqual({ status: 'unknown' });
+
+    const checkedAt = new Date(clock.now());
+    await app.store.instances.updateHealth(mac.id, { status: 'healthy', warnings: [], checkedAt });
+    await app.store.instances.updateHealth(spare.id, {
+      status: 'healthy',
+      warnings: [],
+      checkedAt,
+    });
+    await app.store.instances.updateHealth(phone.id, {
+      status: 'unhealthy',
+      warnings: [],
+      checkedAt,
+    });
+    expect((await report()).checks).toMatchObject({
+      imessage: { status: 'healthy' },
+      whatsapp: { status: 'unhealthy', experimental: true },
+    });
+
+    await app.store.instances.updateHealth(spare.id, {
+      status: 'degraded',
+      warnings: ['Private API disabled'],
+      checkedAt,
+    });
+    const degraded = await report();
+    expect(degraded.checks.imessage).toEqual({
+      status: 'degraded',
+      warnings: ['spare-mac: Private API disabled'],
+    });
+    // Provider health never changes the overall status.
+    expect(degraded.status).toBe('ok');
+  });
+
+  it('reports degraded when the database does not answer', async () => {
+    const { app } = await buildTestApp();
+    await app.store.close();
+    const response = await app.inject({ method: 'GET', url: '/health' });
+    expect(response.statusCode).toBe(200);
+    expect(bodyOf(response)).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'down' }, redis: { status: 'not_configured' } },
+    });
+  });
+});

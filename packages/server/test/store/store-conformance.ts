@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import type { Repositories, Store } from '../../src/store/store';
+
+const T0 = new Date('2026-01-15T12:00:00.000Z');
+
+/**
+ * The behaviour every {@link Store} backend must have. A backend's test file calls this with a
+ * function that opens a fresh, migrated, empty store.
+ */
+export function describeStoreConformance(name: string, openStore: () => Promise<Store>): void {
+  async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
+    const store = await openStore();
+    try {
+      await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  async function seedCustomer(repos: Repositories, id: string) {
+    await repos.customers.insert({
+      id,
+      name: id,
+      settings: { otpHandling: 'suppress' },
+      createdAt: T0,
+    });
+  }
+
+  async function seedInstance(store: Store, id = 'i1') {
+    await store.instances.insert({
+      id,
+      name: `instance-${id}`,
+      provider: 'simulator',
+      channels: ['imessage', 'sms'],
+      config: { url: 'http://mac.local' },
+      healthStatus: 'unknown',
+      healthWarnings: [],
+      healthCheckedAt: null,
+      createdAt: T0,
+    });
+  }
+
+  describe(`${name} store`, () => {
+    it('round-trips customers and soft-deletes them', () =>
+      withStore(async (store) => {
+        await seedCustomer(store, 'c1');
+        await seedCustomer(store, 'c2');
+        expect(await store.customers.findById('c1')).toEqual({
+          id: 'c1',
+          name: 'c1',
+          settings: { otpHandling: 'suppress' },
+          createdAt: T0,
+          deletedAt: null,
+        });
+        expect(await store.customers.markDeleted('c1', T0)).toBe(true);
+        expect(await store.customers.markDeleted('c1', T0)).toBe(false);
+        expect((await store.customers.findById('c1'))?.deletedAt).toEqual(T0);
+        expect((await store.customers.listActive()).map((c) => c.id)).toEqual(['c2']);
+        expect(await store.customers.count()).toBe(2);
+      }));
+
+    it('finds API keys by hash and revokes them once', () =>
+      withStore(async (store) => {
+        await seedCustomer(store, 'c1');
+        const key = {
+          id: 'k1',
+          customerId: 'c1',
+          name: null,
+          prefix: 'sk_abc',
+          keyHash: 'f'.repeat(64),
+          createdAt: T0,
+          revokedAt: null,
+        };
+        await store.apiKeys.insert(key);
+        expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
+        expect(await store.apiKeys.findByHash('e'.repeat(64))).toBeUndefined();
+        const later = new Date(T0.getTime() + 1000);
+        expect((await store.apiKeys.revoke('k1', T0))?.revokedAt).toEqual(T0);
+        expect((await store.apiKeys.revoke('k1', later))?.revokedAt).toEqual(T0);
+        expect(await store.apiKeys.listByCustomer('c2')).toEqual([]);
+        await expect(store.apiKeys.insert({ ...key, id: 'k2' })).rejects.toThrow();
+      }));
+
+    it('scopes numbers by customer and keeps addresses unique across customers', () =>
+      withStore(async (store) => {
+        await seedCustomer(store, 'c1');
+        await seedCustomer(store, 'c2');
+        await seedInstance(store);
+        const number = {
+          id: 'n1',
+          customerId: 'c1',
+          instanceId: 'i1',
+          phoneNumber: '+14155550100',
+          email: 'a@example.com',
+          isDefault: true,
+          createdAt: T0,
+        };
+        await store.numbers.insert(number);
+        expect(await store.numbers.findByAddress('c1', 'a@example.com')).toMatchObject({
+          phoneNumber: '+14155550100',
+          instanceName: 'instance-i1',
+          healthStatus: 'unknown',
+        });
+        expect(await store.numbers.findByAddress('c2', '+14155550100')).toBeUndefined();
+        expect((await store.numbers.findByAddressInAnyCustomer('+14155550100'))?.customerId).toBe(
+          'c1',
+        );
+        expect(await store.numbers.findDefault('c2')).toBeUndefined();
+        await expect(
+          store.numbers.insert({ ...number, id: 'n2', customerId: 'c2' }),
+        ).rejects.toThrow();
+        await expect(
+          store.numbers.insert({ ...number, id: 'n3', phoneNumber: '+14155550101', email: null }),
+        ).rejects.toThrow(); // a second default for c1
+        expect(await store.numbers.delete('c2', '+14155550100')).toBe(false);
+        expect(await store.numbers.delete('c1', '+14155550100')).toBe(true);
+      }));
+
+    it('commits a transaction as a whole or not at all', () =>
+      withStore(async (store) => {
+        await store.transaction(async (tx) => {
+          await seedCustomer(tx, 'kept');
+        });
+        await expect(
+          store.transaction(async (tx) => {
+            await seedCustomer(tx, 'rolled-back');
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect((await store.customers.listActive()).map((c) => c.id)).toEqual(['kept']);
+      }));
+
+    it('rolls back only the nested transaction that failed', () =>
+      withStore(async (store) => {
+        await store.transaction(async (tx) => {
+          await seedCustomer(tx, 'outer');
+          await tx
+            .transaction(async (inner) => {
+              await seedCustomer(inner, 'inner');
+              throw new Error('inner failed');
+            })
+            .catch(() => undefined);
+        });
+        expect((await store.customers.listActive()).map((c) => c.id)).toEqual(['outer']);
+      }));
+
+    it('never interleaves other operations with an open transaction', () =>
+      withStore(async (store) => {
+        const order: string[] = [];
+        const transaction = store.transaction(async (tx) => {
+          order.push('tx:start');
+          await seedCustomer(tx, 'a');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          order.push('tx:end');
+        });
+        const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
+        await Promise.all([transaction, outside]);
+        expect(order).toEqual(['tx:start', 'tx:end', 'outside:1']);
+      }));
+
+    it('refuses the outer store inside its own transaction instead of waiting forever', () =>
+      withStore(async (store) => {
+        await expect(store.transaction(() => store.customers.count())).rejects.toThrow(
+          /inside its own transaction/,
+        );
+        expect(await store.customers.count()).toBe(0);
+      }));
+
+    it('answers ping', () => withStore((store) => store.ping()));
+  });
+}

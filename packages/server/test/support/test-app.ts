@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { onTestFinished } from 'vitest';
+import { buildApp } from '../../src/app';
+import { ManualClock } from '../../src/clock';
+import { type Config, loadConfig } from '../../src/config';
+
+/** The operator token every test app is configured with (unless a test unsets it). */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** A ready app on a fresh SQLite file, with its clock and captured logs. */
+export interface TestApp {
+  /** The app (not listening; use `inject`). */
+  app: FastifyInstance;
+  /** Its configuration. */
+  config: Config;
+  /** The manual clock the app reads. */
+  clock: ManualClock;
+  /** The temporary directory holding the database. */
+  dir: string;
+  /** The SQLite file. */
+  databasePath: string;
+  /** Every JSON log line written so far. */
+  logs: Record<string, unknown>[];
+  /** Closes the app and removes the temporary directory. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link buildTestApp}. */
+export interface TestAppOptions {
+  /** Extra environment variables (`SWITCHBOARD_ADMIN_TOKEN: ''` unsets the admin token). */
+  env?: Record<string, string>;
+  /** Reuse this directory (and its database) instead of a fresh one; it is not removed. */
+  dir?: string;
+}
+
+/** A fresh temporary directory, removed after the current test when called inside one. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+  try {
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  } catch {
+    // Called outside a test (beforeAll): the caller removes it.
+  }
+  return dir;
+}
+
+/**
+ * Builds the real app on a fresh SQLite file in a temporary directory. Inside a test it is closed
+ * (and the directory removed) when the test finishes; from `beforeAll`, call `close()` yourself.
+ */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+  const databasePath = join(dir, 'switchboard.db');
+  const config = loadConfig({
+    DATABASE_URL: databasePath,
+    SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const clock = new ManualClock(Date.parse('2026-01-15T12:00:00.000Z'));
+  const logs: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      callback();
+    },
+  });
+  const app = await buildApp(config, { clock, logStream });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await app.close();
+    if (!options.dir) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    onTestFinished(close);
+  } catch {
+    // Built outside a test (beforeAll): the caller closes it.
+  }
+  return { app, config, clock, dir, databasePath, logs, close };
+}
+
+/** The parsed JSON body of an injected response. */
+export function bodyOf<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return JSON.parse(response.body) as T;
+}
+
+/** Headers carrying a Bearer token. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
