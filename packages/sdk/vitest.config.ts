@@ -1,10 +1,9 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Includes test/package: the packaging test (build, pack, install, type-check) runs in CI too.
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The packaging test builds, packs and installs the SDK: run it with `pnpm test:package`.
-    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

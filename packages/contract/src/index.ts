@@ -17,5 +17,6 @@ export * from './schemas/common';
 export * from './schemas/health';
 export * from './schemas/message';
 export * from './schemas/number';
+export * from './schemas/sandbox';
 export * from './schemas/webhook';
 export * from './schemas/whatsapp-session';

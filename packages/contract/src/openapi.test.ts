@@ -89,6 +89,10 @@ const DELIVERY_LOG_OPERATIONS = [
   'POST /v1/webhooks/{}/deliveries/{}/redeliver',
 ];
 
+/** The simulator's sandbox (issue 6): beyond the spec, counted on their own. */
+const SANDBOX_OPERATION_COUNT = 12;
+const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
+
 const isUnauthenticated = (path: string) =>
   path === '/health' || path.startsWith('/v1/attachments/');
 const isAdmin = (path: string) => path === '/admin' || path.startsWith('/admin/');
@@ -165,16 +169,23 @@ describe('the OpenAPI document', () => {
     },
   );
 
-  it('has exactly the 42 operations of the spec under /v1, besides events, attachments and the delivery log', () => {
+  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log and the sandbox', () => {
     const expected = Object.values(SPEC_OPERATIONS).flat();
     expect(expected).toHaveLength(42);
     const actual = [...labels].filter(
       (label) =>
         / \/v1\//.test(`${label}/`) &&
         !/ \/v1\/(events|attachments)(\/|$)/.test(label) &&
-        !DELIVERY_LOG_OPERATIONS.includes(label),
+        !DELIVERY_LOG_OPERATIONS.includes(label) &&
+        !isSandbox(label),
     );
     expect(actual.sort()).toEqual([...expected].sort());
+  });
+
+  it('has the sandbox operations under /v1/sandbox, tagged Sandbox', () => {
+    const sandbox = operations.filter(({ label }) => isSandbox(label));
+    expect(sandbox).toHaveLength(SANDBOX_OPERATION_COUNT);
+    for (const { label, op } of sandbox) expect(op.tags, label).toEqual(['Sandbox']);
   });
 
   it('has the event stream, attachment download, health and delivery-log operations', () => {

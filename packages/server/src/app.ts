@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { startChats } from './chat-services';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/domain-error';
@@ -7,12 +8,15 @@ import { registerErrorHandling } from './http/error-handling';
 import './http/fastify-augmentation';
 import { correlationIdOf, requestIdOf } from './http/request-ids';
 import { createLogger } from './logging/logger';
+import { startMessaging } from './provider-runtime/messaging-services';
+import type { ProviderRegistry } from './providers/provider-registry';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 import type { RateLimitStore } from './rate-limit/rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
 import { createServices } from './services';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
+import type { HostResolver } from './webhooks/safe-dispatcher';
 import { Workers } from './workers';
 
 /** Replacements for what {@link buildApp} would otherwise create, for tests and embedding. */
@@ -25,6 +29,10 @@ export interface BuildAppOverrides {
   logStream?: DestinationStream;
   /** Rate-limit counters (default: in memory). */
   rateLimitStore?: RateLimitStore;
+  /** DNS resolver of the webhook dispatcher's connect-time check (tests script rebinding). */
+  webhookResolver?: HostResolver;
+  /** The provider adapters (default: the built-in ones); tests wrap them to observe calls. */
+  providerRegistry?: ProviderRegistry;
 }
 
 /**
@@ -57,7 +65,13 @@ export async function buildApp(
   app.decorate('config', config);
   app.decorate('store', store);
   app.decorate('clock', clock);
-  app.decorate('services', createServices(store, clock));
+  app.decorate(
+    'services',
+    createServices(store, clock, config, {
+      ...(overrides.webhookResolver ? { webhookResolver: overrides.webhookResolver } : {}),
+      ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
+    }),
+  );
   app.decorate('workers', workers);
   app.decorateRequest('correlationId', '');
   app.decorateRequest('auth', null);
@@ -74,6 +88,8 @@ export async function buildApp(
     let closing = false;
     app.addHook('preClose', async () => {
       closing = true;
+      // Event streams never end on their own; shutdown would otherwise wait for them.
+      app.services.eventStreams.closeAll();
     });
     app.addHook('onRequest', async (request, reply) => {
       request.correlationId = correlationIdOf(request.raw);
@@ -94,6 +110,10 @@ export async function buildApp(
       rateLimitStore,
       clock,
     });
+    workers.add(app.services.webhookDispatcher);
+    await app.services.webhookDispatcher.start(app.log);
+    await startMessaging(app.services, workers, app.log);
+    await startChats(app.services, workers, app.log);
     await app.ready();
   } catch (error) {
     await app.close();

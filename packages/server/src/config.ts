@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { parseDurationList } from './duration';
+import { parseRetrySchedule } from './webhooks/retry-schedule';
 
 /** Environment values that are empty count as unset, so `FOO=` falls back to the default. */
 function unsetIfEmpty(value: unknown): unknown {
@@ -44,7 +44,7 @@ const EnvSchema = z.object({
       .default('30s,5m,30m,2h,8h,24h,24h')
       .transform((value, ctx) => {
         try {
-          return parseDurationList(value);
+          return parseRetrySchedule(value);
         } catch (error) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
           return z.NEVER;
@@ -53,9 +53,16 @@ const EnvSchema = z.object({
   ),
   WEBHOOK_TIMEOUT_MS: env(integer(1).default(10_000)),
   WEBHOOK_ALLOW_PRIVATE_URLS: env(booleanFlag.default('false')),
+  WEBHOOK_POLL_INTERVAL_MS: env(integer(10).default(1000)),
+  WEBHOOK_CONCURRENCY: env(integer(1, 10_000).default(32)),
   SSE_HEARTBEAT_MS: env(integer(10).default(15_000)),
+  SSE_MAX_BUFFER_BYTES: env(integer(1024).default(1024 * 1024)),
   CAPABILITY_CACHE_TTL_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
   INSTANCE_HEALTH_INTERVAL_MS: env(integer(10).default(2 * 60 * 1000)),
+  ATTACHMENT_SIGNING_SECRET: env(
+    z.string().min(32, 'must be at least 32 characters (use a long random value)').optional(),
+  ),
+  INBOUND_ATTACHMENT_MAX_BYTES: env(integer(1).default(100 * 1024 * 1024)),
 });
 
 /** The validated server configuration. */
@@ -83,17 +90,30 @@ export interface Config {
   /** How often the scheduler looks for due messages. */
   schedulerIntervalMs: number;
   /** Delays before each webhook retry attempt, in milliseconds. */
-  webhookRetryScheduleMs: number[];
+  webhookRetryScheduleMs: readonly number[];
   /** How long a webhook receiver has to answer. */
   webhookTimeoutMs: number;
   /** Allows http and private-network webhook/media URLs (development and tests only). */
   webhookAllowPrivateUrls: boolean;
+  /** How often the webhook dispatcher looks for due deliveries (it is also woken on commit). */
+  webhookPollIntervalMs: number;
+  /** Most webhook deliveries in flight at once (at most 2 per webhook). */
+  webhookConcurrency: number;
   /** Interval of the `: heartbeat` comment on the event stream. */
   sseHeartbeatMs: number;
+  /** Bytes an event-stream reader may leave unread before it is disconnected. */
+  sseMaxBufferBytes: number;
   /** How long a capability check result is served from cache. */
   capabilityCacheTtlMs: number;
   /** How often every provider instance's health is checked. */
   instanceHealthIntervalMs: number;
+  /**
+   * Key of the pre-signed attachment download URLs; when unset one is generated and kept in the
+   * database, so URLs survive restarts.
+   */
+  attachmentSigningSecret: string | undefined;
+  /** Largest inbound attachment the server stores; bigger ones arrive with a `note`. */
+  inboundAttachmentMaxBytes: number;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -147,9 +167,14 @@ export function loadConfig(
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+    webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    sseMaxBufferBytes: e.SSE_MAX_BUFFER_BYTES,
     capabilityCacheTtlMs: e.CAPABILITY_CACHE_TTL_MS,
     instanceHealthIntervalMs: e.INSTANCE_HEALTH_INTERVAL_MS,
+    attachmentSigningSecret: e.ATTACHMENT_SIGNING_SECRET,
+    inboundAttachmentMaxBytes: e.INBOUND_ATTACHMENT_MAX_BYTES,
   };
 }
 

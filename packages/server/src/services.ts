@@ -1,10 +1,23 @@
+import { type ChatServices, createChatServices } from './chat-services';
 import type { Clock } from './clock';
+import type { Config } from './config';
 import { ApiKeyService } from './domain/api-keys/api-key-service';
 import { CustomerService } from './domain/customers/customer-service';
 import { HealthService } from './domain/health/health-service';
 import { InstanceService } from './domain/instances/instance-service';
 import { NumberService } from './domain/numbers/number-service';
+import { WebhookService } from './domain/webhooks/webhook-service';
+import { InProcessEventBus } from './events/event-bus';
+import { EventService } from './events/event-service';
+import { EventStreamHub } from './events/event-stream-hub';
+import {
+  createMessagingServices,
+  type MessagingServices,
+} from './provider-runtime/messaging-services';
+import type { ProviderRegistry } from './providers/provider-registry';
 import type { Store } from './store/store';
+import type { HostResolver } from './webhooks/safe-dispatcher';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
 /** The domain services the HTTP routes and the CLI call. */
 export interface Services {
@@ -18,15 +31,103 @@ export interface Services {
   numbers: NumberService;
   /** The health report. */
   health: HealthService;
+  /** The event pipeline: `events.record(tx, event)` is the `EventRecorder` every producer uses. */
+  events: EventService;
+  /** The live event streams of `GET /v1/events`. */
+  eventStreams: EventStreamHub;
+  /** Webhook registrations and their delivery log. */
+  webhooks: WebhookService;
+  /** The durable webhook delivery worker (started by the app, never by the CLI). */
+  webhookDispatcher: WebhookDispatcher;
+  /** The running providers and the one sink of their events (started by the app). */
+  providers: MessagingServices['providers'];
+  /** Send, list, get, retry, delete, the scheduled list and cancel of messages. */
+  messages: MessagingServices['messages'];
+  /** Unsend, edit and reactions. */
+  messageActions: MessagingServices['messageActions'];
+  /** Capability checks. */
+  capabilities: MessagingServices['capabilities'];
+  /** The worker that hands queued messages to providers (started by the app). */
+  messageDispatcher: MessagingServices['messageDispatcher'];
+  /** The worker that queues scheduled messages when due (started by the app). */
+  messageScheduler: MessagingServices['messageScheduler'];
+  /** The chat endpoints. */
+  chats: ChatServices['chats'];
+  /** The WhatsApp pairing endpoints. */
+  whatsappSessions: ChatServices['whatsappSessions'];
+  /** The sandbox API of the simulator. */
+  sandbox: ChatServices['sandbox'];
+  /** Inbound messages from contacts. */
+  inboundMessages: ChatServices['inboundMessages'];
+  /** Signs and checks attachment download URLs. */
+  attachmentSigner: ChatServices['attachmentSigner'];
+  /** Serves the signed attachment download URLs. */
+  attachmentDownloads: ChatServices['attachmentDownloads'];
+  /** Where the inbound handlers log (attached by `startChats`). */
+  chatLogger: ChatServices['chatLogger'];
+  /** Closes attachment downloads at shutdown. */
+  closeAttachmentFetches: ChatServices['closeAttachmentFetches'];
 }
 
-/** Creates every service over one store and clock. */
-export function createServices(store: Store, clock: Clock): Services {
+/** Replacements for what {@link createServices} would otherwise create, for tests. */
+export interface ServiceOverrides {
+  /** DNS resolver of the webhook dispatcher's connect-time address check. */
+  webhookResolver?: HostResolver;
+  /** The provider adapters (default: the built-in ones). */
+  providerRegistry?: ProviderRegistry;
+}
+
+/** Creates every service over one store, clock and configuration. */
+export function createServices(
+  store: Store,
+  clock: Clock,
+  config: Config,
+  overrides: ServiceOverrides = {},
+): Services {
+  const events = new EventService(clock, new InProcessEventBus());
+  const webhookDispatcher = new WebhookDispatcher({
+    store,
+    clock,
+    retrySchedule: config.webhookRetryScheduleMs,
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.webhookAllowPrivateUrls,
+    concurrency: config.webhookConcurrency,
+    pollIntervalMs: config.webhookPollIntervalMs,
+    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
+  });
+  events.onDeliveriesQueued(() => webhookDispatcher.wake());
+  const messaging = createMessagingServices({
+    store,
+    clock,
+    config,
+    events,
+    ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
+  });
   return {
     customers: new CustomerService(store, clock),
     apiKeys: new ApiKeyService(store, clock),
     instances: new InstanceService(store, clock),
     numbers: new NumberService(store, clock),
     health: new HealthService(store, clock),
+    events,
+    eventStreams: new EventStreamHub(events.bus, {
+      heartbeatMs: config.sseHeartbeatMs,
+      maxBufferBytes: config.sseMaxBufferBytes,
+    }),
+    webhooks: new WebhookService(store, clock, events, webhookDispatcher, {
+      allowPrivateUrls: config.webhookAllowPrivateUrls,
+      // Longer than any attempt, so the dispatcher never races the synchronous test.
+      testHoldMs: config.webhookTimeoutMs + 60_000,
+    }),
+    webhookDispatcher,
+    ...messaging,
+    ...createChatServices({
+      store,
+      clock,
+      config,
+      events,
+      hub: messaging.providers,
+      messages: messaging.messages,
+    }),
   };
 }

@@ -20,9 +20,14 @@ describe('loadConfig', () => {
       ],
       webhookTimeoutMs: 10_000,
       webhookAllowPrivateUrls: false,
+      webhookPollIntervalMs: 1000,
+      webhookConcurrency: 32,
       sseHeartbeatMs: 15_000,
+      sseMaxBufferBytes: 1_048_576,
       capabilityCacheTtlMs: 86_400_000,
       instanceHealthIntervalMs: 120_000,
+      attachmentSigningSecret: undefined,
+      inboundAttachmentMaxBytes: 104_857_600,
     });
   });
 
@@ -35,7 +40,7 @@ describe('loadConfig', () => {
       SWITCHBOARD_ADMIN_TOKEN: 'a-long-enough-operator-token',
       RATE_LIMIT_PER_MINUTE: '500',
       LOG_LEVEL: 'debug',
-      WEBHOOK_RETRY_SCHEDULE: '100ms, 1s,2',
+      WEBHOOK_RETRY_SCHEDULE: '100ms, 1s,2ms',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       SSE_HEARTBEAT_MS: '50',
     });
@@ -79,7 +84,7 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT: Expected number/);
     expect(attempt).toThrow(/SWITCHBOARD_ADMIN_TOKEN: must be at least 16 characters/);
-    expect(attempt).toThrow(/WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/);
+    expect(attempt).toThrow(/WEBHOOK_RETRY_SCHEDULE: retry schedule step 2 \("soon"\)/);
     expect(attempt).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: /);
   });
 });

@@ -149,7 +149,8 @@ describe('the failure envelope', () => {
     const { app } = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '10000' } });
     const { key } = await createCustomerWithKey(app);
     for (const route of contractRoutes()) {
-      if (route.metadata.auth !== undefined) continue;
+      // The event stream is built and never ends, so inject would wait for it forever.
+      if (route.metadata.auth !== undefined || route.name === 'events.stream') continue;
       const response = await app.inject({
         method: route.method,
         url: route.url,

@@ -18,7 +18,7 @@ import {
 const metadata = { tag: 'WhatsApp' } satisfies RouteMetadata;
 
 const NUMBER_NOTE =
-  '`{phoneNumber}` is E.164 with or without the leading `+`; a number not linked to the customer answers 403 `NUMBER_NOT_OWNED`.';
+  '`{phoneNumber}` is E.164 with or without the leading `+`; a number not linked to the customer answers 403 `NUMBER_NOT_OWNED`; a number served by an instance without WhatsApp answers 400 `CHANNEL_NOT_SUPPORTED` where a session is needed.';
 
 /** The WhatsApp session routes (`/v1/whatsapp`): pairing, state and lookups per owned number. */
 export const whatsappContract = c.router(
@@ -41,7 +41,13 @@ export const whatsappContract = c.router(
       body: c.noBody(),
       responses: {
         200: envelope(WhatsAppSession),
-        ...errors('INVALID_PHONE_NUMBER', 'FORBIDDEN', 'NUMBER_NOT_OWNED', 'PROVIDER_TIMEOUT'),
+        ...errors(
+          'INVALID_PHONE_NUMBER',
+          'CHANNEL_NOT_SUPPORTED',
+          'FORBIDDEN',
+          'NUMBER_NOT_OWNED',
+          'PROVIDER_TIMEOUT',
+        ),
       },
       metadata,
     },
@@ -82,6 +88,7 @@ export const whatsappContract = c.router(
           'VALIDATION_ERROR',
           'INVALID_PHONE_NUMBER',
           'INVALID_STATUS',
+          'CHANNEL_NOT_SUPPORTED',
           'FORBIDDEN',
           'NUMBER_NOT_OWNED',
           'PROVIDER_TIMEOUT',
@@ -98,7 +105,7 @@ export const whatsappContract = c.router(
       body: c.noBody(),
       responses: {
         200: envelope(WhatsAppSession),
-        ...errors('INVALID_PHONE_NUMBER', 'FORBIDDEN', 'NUMBER_NOT_OWNED'),
+        ...errors('INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'FORBIDDEN', 'NUMBER_NOT_OWNED'),
       },
       metadata,
     },
@@ -111,7 +118,7 @@ export const whatsappContract = c.router(
       body: c.noBody(),
       responses: {
         200: envelope(WhatsAppSessionDeleted),
-        ...errors('INVALID_PHONE_NUMBER', 'FORBIDDEN', 'NUMBER_NOT_OWNED'),
+        ...errors('INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'FORBIDDEN', 'NUMBER_NOT_OWNED'),
       },
       metadata,
     },
@@ -128,6 +135,7 @@ export const whatsappContract = c.router(
           'VALIDATION_ERROR',
           'INVALID_PHONE_NUMBER',
           'INVALID_STATUS',
+          'CHANNEL_NOT_SUPPORTED',
           'FORBIDDEN',
           'NUMBER_NOT_OWNED',
           'PROVIDER_TIMEOUT',

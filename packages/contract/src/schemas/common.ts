@@ -127,8 +127,20 @@ const ERROR_ENVELOPE_DOCS = {
   },
 };
 
+/**
+ * The zod type of {@link ErrorEnvelope}, named so that declaration files refer to it instead of
+ * spelling out its shape (and the list of every error code) at each of the hundreds of places a
+ * route's error responses use it.
+ */
+export interface ErrorEnvelopeSchema
+  extends z.ZodObject<{
+    success: z.ZodLiteral<false>;
+    error: typeof ErrorBody;
+    requestId: typeof RequestId;
+  }> {}
+
 /** The failure envelope `{success: false, error: {code, message}, requestId}`. */
-export const ErrorEnvelope = component(
+export const ErrorEnvelope: ErrorEnvelopeSchema = component(
   'ErrorEnvelope',
   z.object({ success: z.literal(false), error: ErrorBody, requestId: RequestId }),
   ERROR_ENVELOPE_DOCS,

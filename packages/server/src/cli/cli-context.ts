@@ -34,7 +34,7 @@ export async function withStore<T>(
   const clock = environment.clock ?? systemClock;
   const store = openStore(config.databaseUrl);
   try {
-    return await work({ config, store, services: createServices(store, clock), clock });
+    return await work({ config, store, services: createServices(store, clock, config), clock });
   } finally {
     await store.close();
   }

@@ -10,9 +10,17 @@ import { toValidationDomainError } from '../http/validation-errors';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store';
 import type { Services } from '../services';
 import { adminRoutes } from './admin';
+import { attachmentsRoutes } from './attachments';
+import { capabilitiesRoutes } from './capabilities';
+import { chatsRoutes } from './chats';
+import { eventsRoutes } from './events';
 import { healthRoutes } from './health';
+import { messagesRoutes } from './messages';
 import { notImplementedRoutes } from './not-implemented';
 import { numbersRoutes } from './numbers';
+import { sandboxRoutes } from './sandbox';
+import { webhooksRoutes } from './webhooks';
+import { whatsappRoutes } from './whatsapp';
 
 /** A resource of the contract (`messages`, `numbers`…). */
 type Resource = keyof typeof contract;
@@ -65,6 +73,14 @@ export async function registerContractRoutes(
     health: routerRegistration(contract.health, healthRoutes(services)),
     numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
     admin: routerRegistration(contract.admin, adminRoutes(services)),
+    messages: routerRegistration(contract.messages, messagesRoutes(services)),
+    capabilities: routerRegistration(contract.capabilities, capabilitiesRoutes(services)),
+    webhooks: routerRegistration(contract.webhooks, webhooksRoutes(services)),
+    events: routerRegistration(contract.events, eventsRoutes(services)),
+    chats: routerRegistration(contract.chats, chatsRoutes(services)),
+    whatsapp: routerRegistration(contract.whatsapp, whatsappRoutes(services)),
+    sandbox: routerRegistration(contract.sandbox, sandboxRoutes(services)),
+    attachments: routerRegistration(contract.attachments, attachmentsRoutes(services)),
   };
 
   await app.register(async (api) => {

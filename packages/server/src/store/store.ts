@@ -1,7 +1,21 @@
 import type { ApiKeyRepository } from './api-key-repository';
+import type { CapabilityCacheRepository } from './capability-cache-repository';
+import type { ConversationRepository } from './conversation-repository';
 import type { CustomerRepository } from './customer-repository';
+import type { DeliveryRepository } from './delivery-repository';
+import type { EventRepository } from './event-repository';
+import type { FaceTimeCallRepository } from './facetime-call-repository';
 import type { InstanceRepository } from './instance-repository';
+import type { MessageAttemptRepository } from './message-attempt-repository';
+import type { MessageReactionRepository } from './message-reaction-repository';
+import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
+import type { ProviderStateRepository } from './provider-state-repository';
+import type { ServerSecretRepository } from './server-secret-repository';
+import type { SignupCodeRepository } from './signup-code-repository';
+import type { StoredAttachmentRepository } from './stored-attachment-repository';
+import type { WebhookRepository } from './webhook-repository';
+import type { WhatsAppSessionRepository } from './whatsapp-session-repository';
 
 /** Every repository, as seen inside or outside a transaction. */
 export interface Repositories {
@@ -13,6 +27,34 @@ export interface Repositories {
   readonly instances: InstanceRepository;
   /** Sender numbers. */
   readonly numbers: NumberRepository;
+  /** Messages, outbound and inbound. */
+  readonly messages: MessageRepository;
+  /** Delivery attempts of messages (how provider status updates find their message). */
+  readonly messageAttempts: MessageAttemptRepository;
+  /** Reactions on messages, one per message per sender. */
+  readonly messageReactions: MessageReactionRepository;
+  /** Cached availability answers of providers. */
+  readonly capabilityCache: CapabilityCacheRepository;
+  /** Durable key-value state of provider instances. */
+  readonly providerState: ProviderStateRepository;
+  /** The event log (outbox). */
+  readonly events: EventRepository;
+  /** Webhook registrations. */
+  readonly webhooks: WebhookRepository;
+  /** Webhook delivery attempts and the durable delivery queue. */
+  readonly deliveries: DeliveryRepository;
+  /** Chats (conversations) and their participants. */
+  readonly conversations: ConversationRepository;
+  /** WhatsApp session state per owned number. */
+  readonly whatsappSessions: WhatsAppSessionRepository;
+  /** Bytes of inbound attachments. */
+  readonly storedAttachments: StoredAttachmentRepository;
+  /** Verification codes kept for the signup-codes endpoint. */
+  readonly signupCodes: SignupCodeRepository;
+  /** FaceTime calls seen on customers' numbers. */
+  readonly faceTimeCalls: FaceTimeCallRepository;
+  /** Server-wide generated secrets. */
+  readonly serverSecrets: ServerSecretRepository;
 }
 
 /**
@@ -27,6 +69,13 @@ export interface UnitOfWork extends Repositories {
    * keep network calls out of it: it holds the database while it runs.
    */
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * Runs `callback` once the outermost transaction has committed (at once outside a
+   * transaction); a rollback, of this scope or an enclosing one, drops it. This is how the world
+   * outside the database (the event bus, the webhook dispatcher) learns of committed changes.
+   * Errors thrown by `callback` are reported as process warnings, never to the committer.
+   */
+  afterCommit(callback: () => void): void;
 }
 
 /**

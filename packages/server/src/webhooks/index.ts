@@ -1,4 +1,10 @@
 export {
+  type AttemptPlan,
+  type PlanAttemptInput,
+  planAttempt,
+  type StreakEffect,
+} from './attempt-plan';
+export {
   classifyStatus,
   type DeliverInput,
   type DeliveryOutcome,
@@ -47,6 +53,12 @@ export {
   type UnsafeUrlReason,
   type UrlGuardOptions,
 } from './url-guard';
+export {
+  type AttemptReport,
+  type DispatcherLogger,
+  WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './webhook-dispatcher';
 export {
   buildDeliveryHeaders,
   type DeliveryHeaderInput,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { onTestFinished } from 'vitest';
-import { buildApp } from '../../src/app';
+import { type BuildAppOverrides, buildApp } from '../../src/app';
 import { ManualClock } from '../../src/clock';
 import { type Config, loadConfig } from '../../src/config';
 
@@ -35,6 +35,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Reuse this directory (and its database) instead of a fresh one; it is not removed. */
   dir?: string;
+  /** Replacements passed to `buildApp` (the clock and log stream are the test app's own). */
+  overrides?: Omit<BuildAppOverrides, 'clock' | 'logStream'>;
+  /** Where the manual clock starts (epoch milliseconds; default 2026-01-15T12:00:00Z). */
+  startAt?: number;
 }
 
 /** A fresh temporary directory, removed after the current test when called inside one. */
@@ -61,7 +65,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const clock = new ManualClock(Date.parse('2026-01-15T12:00:00.000Z'));
+  const clock = new ManualClock(options.startAt ?? Date.parse('2026-01-15T12:00:00.000Z'));
   const logs: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -71,7 +75,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       callback();
     },
   });
-  const app = await buildApp(config, { clock, logStream });
+  const app = await buildApp(config, { ...options.overrides, clock, logStream });
   let closed = false;
   const close = async () => {
     if (closed) return;

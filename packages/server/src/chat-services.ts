@@ -1,0 +1,128 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import { AttachmentDownloads } from './domain/attachments/attachment-download';
+import { fetchAttachment } from './domain/attachments/attachment-fetcher';
+import { AttachmentSigner } from './domain/attachments/attachment-signer';
+import { ConversationSendResolver } from './domain/chats/chat-send-resolver';
+import { ChatService } from './domain/chats/chat-service';
+import { ForwardingLogger } from './domain/inbound/forwarding-logger';
+import type { InboundDeps } from './domain/inbound/inbound-deps';
+import { InboundMessageReceiver } from './domain/inbound/inbound-message-handler';
+import { registerInboundHandlers } from './domain/inbound/register-inbound-handlers';
+import type { MessageService } from './domain/messages/message-service';
+import { SandboxService } from './domain/sandbox/sandbox-service';
+import { registerWhatsAppHandlers } from './domain/whatsapp/whatsapp-connection-handlers';
+import { WhatsAppSessionService } from './domain/whatsapp/whatsapp-session-service';
+import type { EventRecorder } from './events/event-recorder';
+import type { ProviderHub } from './provider-runtime/provider-hub';
+import type { ProviderLogger } from './providers/provider';
+import type { Store } from './store/store';
+import { createSafeDispatcher } from './webhooks/safe-dispatcher';
+import type { Workers } from './workers';
+
+/** How long fetching one inbound attachment from an upstream URL may take. */
+const ATTACHMENT_FETCH_TIMEOUT_MS = 30_000;
+
+/** The chats, inbound, WhatsApp session, attachment and sandbox services. */
+export interface ChatServices {
+  /** The chat endpoints. */
+  chats: ChatService;
+  /** The WhatsApp pairing endpoints. */
+  whatsappSessions: WhatsAppSessionService;
+  /** The sandbox API. */
+  sandbox: SandboxService;
+  /** Inbound messages from contacts. */
+  inboundMessages: InboundMessageReceiver;
+  /** Signs and checks attachment download URLs. */
+  attachmentSigner: AttachmentSigner;
+  /** Serves the signed download URLs. */
+  attachmentDownloads: AttachmentDownloads;
+  /** Where the inbound handlers log; attached by {@link startChats}. */
+  chatLogger: ForwardingLogger;
+  /** Closes the connections of attachment downloads. */
+  closeAttachmentFetches: () => Promise<void>;
+}
+
+/** What {@link createChatServices} builds on. */
+export interface ChatDependencies {
+  /** The store. */
+  store: Store;
+  /** The time source. */
+  clock: Clock;
+  /** The configuration. */
+  config: Config;
+  /** The outbox. */
+  events: EventRecorder;
+  /** The running providers; the inbound and WhatsApp handlers are registered on it. */
+  hub: Pick<ProviderHub, 'provider' | 'on'>;
+  /** The message service, into which chat-keyed sends are plugged. */
+  messages: MessageService;
+}
+
+/**
+ * Builds the chat side and plugs it into the rest: the inbound and WhatsApp session handlers are
+ * registered on the provider hub (before it starts), and chat-keyed sends on the message service.
+ */
+export function createChatServices(deps: ChatDependencies): ChatServices {
+  const { store, clock, config, events, hub } = deps;
+  const logger = new ForwardingLogger();
+  const attachmentSigner = new AttachmentSigner(
+    { configured: config.attachmentSigningSecret, secrets: store.serverSecrets },
+    config.publicBaseUrl,
+    clock,
+  );
+  const dispatcher = createSafeDispatcher({ allowPrivate: config.webhookAllowPrivateUrls });
+  const inboundMessages = new InboundMessageReceiver({
+    store,
+    events,
+    clock,
+    hub,
+    logger,
+    attachments: {
+      signer: attachmentSigner,
+      maxBytes: config.inboundAttachmentMaxBytes,
+      fetch: (url, headers) =>
+        fetchAttachment(url, headers, {
+          dispatcher,
+          allowPrivate: config.webhookAllowPrivateUrls,
+          maxBytes: config.inboundAttachmentMaxBytes,
+          timeoutMs: ATTACHMENT_FETCH_TIMEOUT_MS,
+        }),
+    },
+  });
+  const inboundDeps: InboundDeps = { store, events, clock, logger };
+  registerInboundHandlers(hub, inboundDeps, inboundMessages);
+  registerWhatsAppHandlers(hub, inboundDeps);
+  deps.messages.useChats(new ConversationSendResolver(store));
+  return {
+    chats: new ChatService({
+      store,
+      hub,
+      events,
+      clock,
+      onPersistFailure: (error, chatId) =>
+        logger.error({ err: error, chatId }, 'group created but its conversation was not stored'),
+    }),
+    whatsappSessions: new WhatsAppSessionService({ store, hub, events, clock, logger }),
+    sandbox: new SandboxService({ store, hub, inbound: inboundMessages }),
+    inboundMessages,
+    attachmentSigner,
+    attachmentDownloads: new AttachmentDownloads(attachmentSigner, store.storedAttachments),
+    chatLogger: logger,
+    closeAttachmentFetches: () => dispatcher.close(),
+  };
+}
+
+/**
+ * Starts the chat side once the providers run: attaches the logger and reconnects the WhatsApp
+ * sessions stored as connected. Registers a worker that closes attachment downloads at shutdown.
+ */
+export async function startChats(
+  services: ChatServices,
+  workers: Workers,
+  logger: ProviderLogger,
+): Promise<void> {
+  services.chatLogger.attach(logger);
+  workers.add({ name: 'attachment-fetches', stop: services.closeAttachmentFetches });
+  await services.whatsappSessions.resumeAfterStart();
+}

@@ -1,0 +1,364 @@
+import type { Channel, FallbackReason } from '@switchboard/contract';
+import type { Clock } from '../../clock';
+import type { ProviderHub } from '../../provider-runtime/provider-hub';
+import type {
+  MessagingProvider,
+  ProviderOutboundAttachment,
+  ProviderSendRequest,
+} from '../../providers/provider';
+import { isProviderError } from '../../providers/provider-error';
+import type { MessageRecord } from '../../store/message-repository';
+import type { Store } from '../../store/store';
+import type { AvailabilityCache } from '../capabilities/availability-cache';
+import type { MessageEvents } from './message-events';
+import { patchOf } from './message-record';
+import { destinationOf, providerRefOf } from './provider-message-ref';
+import { attemptIdOf, channelsToTry, firstChoice } from './routing-plan';
+import type { MessageStatusUpdates } from './status-updates';
+
+/** Why the last channel considered was left. */
+interface Departure {
+  channel: Channel;
+  reason: FallbackReason;
+  code: string;
+  message: string;
+}
+
+/** Dependencies of {@link MessageDelivery}. */
+export interface MessageDeliveryOptions {
+  /** The store. */
+  store: Store;
+  /** The running providers. */
+  providers: ProviderHub;
+  /** Cached reachability answers. */
+  availability: AvailabilityCache;
+  /** Records message events. */
+  events: MessageEvents;
+  /** Applies provider statuses (status look-ups after a restart). */
+  statusUpdates: MessageStatusUpdates;
+  /** The time source. */
+  clock: Clock;
+}
+
+/**
+ * Hands one message to its instance's provider: tries the channels of its routing in order,
+ * skipping those that cannot reach the recipient (reason `unavailable`) and moving on when an
+ * attempt fails (`send_failed`), with `message.fallback` for every move. The provider's `sent`,
+ * `delivered` and `read` then arrive through the sink; when no channel takes the message it fails
+ * with `message.failed`.
+ */
+export class MessageDelivery {
+  /** Delivery over the given dependencies. */
+  constructor(private readonly options: MessageDeliveryOptions) {}
+
+  /** Claims a `queued` message (queued → pending) and delivers it; another worker's claim wins. */
+  async deliverQueued(messageId: string): Promise<void> {
+    const claimed = await this.options.store.transaction((tx) =>
+      tx.messages.transition(messageId, ['queued'], {
+        status: 'pending',
+        updatedAt: new Date(this.options.clock.now()),
+      }),
+    );
+    if (claimed) await this.#drive(messageId, false);
+  }
+
+  /**
+   * Resumes a message a crashed worker left `pending`. When the provider had accepted its current
+   * attempt, the provider is asked where it stands; otherwise the attempt in progress is sent
+   * again with the same attempt id (upstreams that dedupe on it send it once).
+   */
+  async resumePending(messageId: string): Promise<void> {
+    const message = await this.options.store.messages.findByIdInAnyCustomer(messageId);
+    if (message?.status !== 'pending') return;
+    if (message.externalId !== null) {
+      await this.reconcile(messageId);
+      return;
+    }
+    await this.#drive(messageId, true);
+  }
+
+  /**
+   * Asks the provider for the current status of a message it accepted and applies it: updates
+   * missed while the server was down. Rejects when the provider cannot be asked.
+   */
+  async reconcile(messageId: string): Promise<void> {
+    const message = await this.options.store.messages.findByIdInAnyCustomer(messageId);
+    const ref = message ? providerRefOf(message) : undefined;
+    if (!message || !ref || message.channel === null) return;
+    const channel = message.channel;
+    const provider = await this.options.providers.provider(message.instanceId);
+    if (!provider.fetchStatus) return;
+    const snapshot = await provider.fetchStatus({ channel, from: message.from, message: ref });
+    if (!snapshot) return;
+    const { status, error } = snapshot;
+    await this.options.store.transaction(async (tx) => {
+      const current = await tx.messages.findByIdInAnyCustomer(messageId);
+      if (!current || current.externalId !== ref.externalId) return;
+      await this.options.statusUpdates.apply(tx, current, {
+        status,
+        externalId: ref.externalId,
+        ...(error ? { error } : {}),
+      });
+    });
+  }
+
+  async #drive(messageId: string, resuming: boolean): Promise<void> {
+    const { store } = this.options;
+    const message = await store.messages.findByIdInAnyCustomer(messageId);
+    if (message?.status !== 'pending') return;
+    const plan = channelsToTry(message);
+    let start = 0;
+    // A resumed attempt already has its attempt row (and fallback event): send it again as is.
+    let resumed: Channel | undefined;
+    if (resuming && message.channel !== null && plan.includes(message.channel)) {
+      const attempt = await store.messageAttempts.findById(
+        attemptIdOf(message.id, message.retryCount, message.channel),
+      );
+      if (attempt) {
+        start = plan.indexOf(message.channel);
+        resumed = message.channel;
+      }
+    }
+
+    let instanceChannels: readonly Channel[];
+    let provider: MessagingProvider;
+    try {
+      provider = await this.options.providers.provider(message.instanceId);
+      instanceChannels = provider.channels;
+    } catch (error) {
+      await this.#fail(message, {
+        channel: message.channel,
+        code: 'INTERNAL_ERROR',
+        message: `The sending instance is unavailable: ${errorText(error)}`,
+      });
+      return;
+    }
+
+    let departure: Departure | undefined;
+    // The last attempt that failed outright: what the message reports if nothing takes it.
+    let sendFailure: Departure | undefined;
+    for (let index = start; index < plan.length; index += 1) {
+      const channel = plan[index] as Channel;
+      if (channel !== resumed) {
+        const unavailable = await this.#unavailable(message, channel, instanceChannels);
+        if (unavailable) {
+          departure = {
+            channel,
+            reason: 'unavailable',
+            code: 'NO_CHANNEL_AVAILABLE',
+            message: unavailable,
+          };
+          continue;
+        }
+        if (!(await this.#startAttempt(message, channel, departure))) return;
+      }
+      const attemptId = attemptIdOf(message.id, message.retryCount, channel);
+      try {
+        const request = await this.#request(message, channel, attemptId);
+        const result = await provider.send(request);
+        await this.#accepted(message.id, attemptId, result.externalId);
+        return;
+      } catch (error) {
+        const reason: FallbackReason =
+          isProviderError(error) && error.code === 'NO_CHANNEL_AVAILABLE'
+            ? 'unavailable'
+            : 'send_failed';
+        departure = {
+          channel,
+          reason,
+          code: isProviderError(error) ? error.code : 'IMESSAGE_SEND_FAILED',
+          message: errorText(error),
+        };
+        if (reason === 'send_failed') sendFailure = departure;
+        // Errors that forbid moving on (a timed-out send may still arrive) end the routing here.
+        if (!isProviderError(error) || !error.fallback) break;
+      }
+    }
+    const reported = sendFailure ?? departure;
+    await this.#fail(message, {
+      channel: sendFailure?.channel ?? null,
+      code: reported?.code ?? 'NO_CHANNEL_AVAILABLE',
+      message:
+        reported?.message ??
+        `${message.to ?? message.providerChatId} cannot be reached on ${plan.join(', ')}`,
+    });
+  }
+
+  /** Why `channel` cannot reach the recipient, or null when it may. */
+  async #unavailable(
+    message: MessageRecord,
+    channel: Channel,
+    instanceChannels: readonly Channel[],
+  ): Promise<string | null> {
+    if (!instanceChannels.includes(channel)) {
+      return `The sending instance does not serve ${channel}`;
+    }
+    // Chats and groups are reachable on their own channel; addresses are asked (cached).
+    if (message.pinnedChannel !== null || message.to === null) return null;
+    try {
+      const { availability } = await this.options.availability.lookup(
+        message.customerId,
+        message.instanceId,
+        message.to,
+        message.from,
+      );
+      return availability.channels[channel] === true
+        ? null
+        : `${message.to} is not reachable on ${channel}`;
+    } catch {
+      // No answer: let the send itself find out.
+      return null;
+    }
+  }
+
+  /**
+   * Records the attempt on `channel` (and `message.fallback` when it is not the first choice) in
+   * one transaction; false when the message is no longer pending (deleted, or failed meanwhile).
+   */
+  async #startAttempt(
+    message: MessageRecord,
+    channel: Channel,
+    departure: Departure | undefined,
+  ): Promise<boolean> {
+    const first = firstChoice(message);
+    return this.options.store.transaction(async (tx) => {
+      const current = await tx.messages.findByIdInAnyCustomer(message.id);
+      if (current?.status !== 'pending' || current.retryCount !== message.retryCount) {
+        return false;
+      }
+      const now = this.options.clock.now();
+      await tx.messageAttempts.insert({
+        attemptId: attemptIdOf(message.id, message.retryCount, channel),
+        messageId: message.id,
+        customerId: message.customerId,
+        instanceId: message.instanceId,
+        attempt: message.retryCount,
+        channel,
+        externalId: null,
+        createdAt: new Date(now),
+      });
+      const updated: MessageRecord = {
+        ...current,
+        channel,
+        fallbackTriggered: channel !== first,
+        updatedAt: new Date(now),
+      };
+      await tx.messages.update(message.id, patchOf(updated));
+      if (channel !== first && first !== undefined) {
+        await this.options.events.fallback(tx, updated, updated.correlationId, {
+          fromChannel: departure?.channel ?? first,
+          toChannel: channel,
+          reason: departure?.reason ?? 'unavailable',
+        });
+      }
+      return true;
+    });
+  }
+
+  /** Records the provider id of an accepted attempt. */
+  async #accepted(messageId: string, attemptId: string, externalId: string): Promise<void> {
+    await this.options.store.transaction(async (tx) => {
+      await tx.messageAttempts.setExternalId(attemptId, externalId);
+      const attempt = await tx.messageAttempts.findById(attemptId);
+      const message = await tx.messages.findByIdInAnyCustomer(messageId);
+      if (
+        message &&
+        attempt &&
+        message.externalId === null &&
+        message.retryCount === attempt.attempt &&
+        message.channel === attempt.channel
+      ) {
+        await tx.messages.update(messageId, { externalId });
+      }
+    });
+  }
+
+  /** Fails a pending message with `message.failed`. */
+  async #fail(
+    message: MessageRecord,
+    failure: { channel: Channel | null; code: string; message: string },
+  ): Promise<void> {
+    await this.options.store.transaction(async (tx) => {
+      const current = await tx.messages.findByIdInAnyCustomer(message.id);
+      if (current?.status !== 'pending') return;
+      const now = this.options.clock.now();
+      const channel = failure.channel ?? current.channel;
+      const failed: MessageRecord = {
+        ...current,
+        status: 'failed',
+        channel,
+        errorCode: failure.code,
+        errorMessage: failure.message,
+        timeline: [...current.timeline, { status: 'failed', at: now, channel }],
+        updatedAt: new Date(now),
+      };
+      await tx.messages.update(message.id, patchOf(failed));
+      await this.options.events.lifecycle(tx, 'message.failed', failed, failed.correlationId);
+    });
+  }
+
+  /** The provider request of one attempt: effects, replies and mentions only where they apply. */
+  async #request(
+    message: MessageRecord,
+    channel: Channel,
+    attemptId: string,
+  ): Promise<ProviderSendRequest> {
+    const replyTo = await this.#replyRef(message, channel);
+    const attachments = await this.#attachments(message);
+    return {
+      channel,
+      from: message.from,
+      to: destinationOf(message),
+      messageId: message.id,
+      attempt: message.retryCount,
+      attemptId,
+      ...(message.text === '' ? {} : { text: message.text }),
+      ...(message.mediaUrls === null ? {} : { mediaUrls: message.mediaUrls }),
+      ...(attachments.length === 0 ? {} : { attachments }),
+      // Effects are iMessage's: ignored on an sms fallback, dropped on whatsapp (rule 9).
+      ...(message.effect !== null && channel === 'imessage' ? { effect: message.effect } : {}),
+      ...(replyTo ? { replyTo } : {}),
+      // Mentions are honoured on whatsapp group sends only.
+      ...(message.mentions !== null && message.isGroup && channel === 'whatsapp'
+        ? { mentions: message.mentions }
+        : {}),
+      ...(message.createContact === null ? {} : { createContact: message.createContact }),
+    };
+  }
+
+  /** The reply target as the provider addresses it, on the channels that thread (not sms). */
+  async #replyRef(message: MessageRecord, channel: Channel) {
+    if (message.replyTo === null || channel === 'sms') return undefined;
+    const target = await this.options.store.messages.findById(message.customerId, message.replyTo);
+    if (!target || target.channel !== channel) return undefined;
+    return providerRefOf(target);
+  }
+
+  async #attachments(message: MessageRecord): Promise<ProviderOutboundAttachment[]> {
+    if (message.attachments.length === 0) return [];
+    const data = message.attachments.some((attachment) => attachment.hasData)
+      ? await this.options.store.messages.attachmentData(message.id)
+      : new Map<number, Uint8Array>();
+    return message.attachments.flatMap((attachment): ProviderOutboundAttachment[] => {
+      const bytes = data.get(attachment.position);
+      const source = bytes
+        ? { kind: 'bytes' as const, data: bytes }
+        : attachment.url === null
+          ? undefined
+          : { kind: 'url' as const, url: attachment.url };
+      if (!source) return [];
+      return [
+        {
+          source,
+          mimeType: attachment.mimeType ?? 'application/octet-stream',
+          ...(attachment.filename === null ? {} : { filename: attachment.filename }),
+          ...(attachment.isAudioMessage ? { isAudioMessage: true } : {}),
+        },
+      ];
+    });
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

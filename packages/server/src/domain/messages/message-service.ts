@@ -1,0 +1,374 @@
+import type {
+  ListMessagesQuery,
+  ListScheduledMessagesQuery,
+  MessageList,
+  SendMessageRequest,
+} from '@switchboard/contract';
+import type { Clock } from '../../clock';
+import { newId } from '../../ids';
+import type { MessageRecord } from '../../store/message-repository';
+import type { Store, UnitOfWork } from '../../store/store';
+import { DomainError } from '../domain-error';
+import { takeInAttachments } from './attachment-intake';
+import type { ChatSendResolver } from './chat-send-target';
+import { decodeCursor, encodeCursor } from './message-cursor';
+import type { MessageEvents } from './message-events';
+import { notFound, patchOf, visible } from './message-record';
+import { toMessageView } from './message-view';
+import type { SendTarget, SendTargetResolver } from './send-target';
+
+/** How far ahead a send may be scheduled: 30 days. */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The outcome of a send: a new message (202) or the one an earlier send with its key made (200). */
+export interface SendOutcome {
+  /** True when this request created the message. */
+  created: boolean;
+  /** The message. */
+  message: MessageRecord;
+}
+
+/** Dependencies of {@link MessageService}. */
+export interface MessageServiceOptions {
+  /** The store. */
+  store: Store;
+  /** The time source. */
+  clock: Clock;
+  /** Resolves the sender, instance and route of a send. */
+  targets: SendTargetResolver;
+  /** Records message events. */
+  events: MessageEvents;
+  /** Told (after commit) of every message that became `queued`, so a worker drives it now. */
+  onQueued: (messageId: string) => void;
+}
+
+/**
+ * Messages as the customer sees them: send (with idempotency and scheduling), list, get, retry,
+ * soft delete, the scheduled list and cancel. Every state change commits together with its event.
+ */
+export class MessageService {
+  readonly #options: MessageServiceOptions;
+  #chats: ChatSendResolver | undefined;
+
+  /** The service; chat-keyed sends need {@link useChats}. */
+  constructor(options: MessageServiceOptions) {
+    this.#options = options;
+  }
+
+  /** Plugs in the chats side of chat-keyed sends (and their event fragments). */
+  useChats(chats: ChatSendResolver): void {
+    this.#chats = chats;
+  }
+
+  /** The chats side, once plugged in. */
+  get chats(): ChatSendResolver | undefined {
+    return this.#chats;
+  }
+
+  /**
+   * Accepts a send: validated against the customer's addresses, the clock and the recipient's
+   * reachability, then stored with its `message.queued` (or `message.scheduled`) event in one
+   * transaction. A repeated idempotency key answers the message the first send created.
+   */
+  async send(
+    customerId: string,
+    body: SendMessageRequest,
+    correlationId: string,
+  ): Promise<SendOutcome> {
+    const { store, clock } = this.#options;
+    const key = body.idempotencyKey;
+    if (key !== undefined) {
+      const existing = await store.messages.findByIdempotencyKey(customerId, key);
+      if (existing) return { created: false, message: existing };
+    }
+    const now = clock.now();
+    const scheduledAt = this.#scheduledAt(body.scheduledAt, now);
+    const target = await this.#options.targets.resolve(customerId, body, this.#chats);
+    if (body.replyTo !== undefined) await this.#assertReplyTarget(customerId, body.replyTo);
+    const intake = takeInAttachments(body.attachments);
+    const message = this.#newMessage(customerId, body, target, {
+      now,
+      scheduledAt,
+      correlationId,
+      attachments: intake.attachments,
+    });
+
+    return store.transaction(async (tx): Promise<SendOutcome> => {
+      if (key !== undefined) {
+        const existing = await tx.messages.findByIdempotencyKey(customerId, key);
+        if (existing) return { created: false, message: existing };
+      }
+      if (!(await tx.messages.insert(message))) {
+        // Another process inserted the same key between our check and our insert.
+        const existing =
+          key === undefined ? undefined : await tx.messages.findByIdempotencyKey(customerId, key);
+        if (!existing) throw new Error(`message ${message.id} could not be stored`);
+        return { created: false, message: existing };
+      }
+      for (const [position, bytes] of intake.data) {
+        await tx.messages.insertAttachmentData(message.id, position, bytes);
+      }
+      await this.#options.events.lifecycle(
+        tx,
+        message.status === 'scheduled' ? 'message.scheduled' : 'message.queued',
+        message,
+        correlationId,
+      );
+      if (message.status === 'queued') this.#afterCommitQueued(tx, message.id);
+      return { created: true, message };
+    });
+  }
+
+  /**
+   * The customer's message.
+   * @throws {DomainError} NOT_FOUND when it does not exist, belongs to someone else or is deleted.
+   */
+  async get(customerId: string, id: string): Promise<MessageRecord> {
+    return visible(await this.#options.store.messages.findById(customerId, id), id);
+  }
+
+  /** A page of the customer's messages, newest first. */
+  async list(customerId: string, query: ListMessagesQuery): Promise<MessageList> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const rows = await this.#options.store.messages.list(customerId, {
+      limit: query.limit + 1,
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.to === undefined ? {} : { to: query.to }),
+      ...(after ? { after: { createdAt: new Date(after.at), id: after.id } } : {}),
+    });
+    return page(rows, query.limit, (message) => message.createdAt.getTime());
+  }
+
+  /** A page of the customer's scheduled messages, soonest due first. */
+  async listScheduled(customerId: string, query: ListScheduledMessagesQuery): Promise<MessageList> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const rows = await this.#options.store.messages.listScheduled(customerId, {
+      limit: query.limit + 1,
+      ...(after ? { after: { scheduledAt: new Date(after.at), id: after.id } } : {}),
+    });
+    return page(rows, query.limit, (message) => message.scheduledAt?.getTime() ?? 0);
+  }
+
+  /**
+   * Queues a failed message again: same id, `retryCount` + 1, a new attempt (and provider id),
+   * with its original recipient, content, routing and instance; `message.queued` follows.
+   * @throws {DomainError} NOT_FOUND, or INVALID_STATUS when it is not `failed`.
+   */
+  async retry(customerId: string, id: string, correlationId: string): Promise<MessageRecord> {
+    return this.#options.store.transaction(async (tx) => {
+      const message = visible(await tx.messages.findById(customerId, id), id);
+      if (message.status !== 'failed') {
+        throw new DomainError(
+          'INVALID_STATUS',
+          `Only failed messages can be retried; this one is ${message.status}`,
+        );
+      }
+      const now = this.#options.clock.now();
+      const retried: MessageRecord = {
+        ...message,
+        status: 'queued',
+        channel: null,
+        fallbackTriggered: false,
+        externalId: null,
+        errorCode: null,
+        errorMessage: null,
+        retryCount: message.retryCount + 1,
+        timeline: [...message.timeline, { status: 'queued', at: now, channel: null }],
+        correlationId,
+        updatedAt: new Date(now),
+      };
+      await tx.messages.transition(id, ['failed'], patchOf(retried));
+      await this.#options.events.lifecycle(tx, 'message.queued', retried, correlationId);
+      this.#afterCommitQueued(tx, id);
+      return retried;
+    });
+  }
+
+  /**
+   * Soft-deletes a message: it disappears from get and list, and `message.deleted` fires. A
+   * scheduled or queued message that no worker has taken yet is not sent any more.
+   * @throws {DomainError} NOT_FOUND, or ALREADY_DELETED on a repeat.
+   */
+  async delete(customerId: string, id: string, correlationId: string): Promise<void> {
+    await this.#options.store.transaction(async (tx) => {
+      const message = await tx.messages.findById(customerId, id);
+      if (!message || message.suppressed) throw notFound(id);
+      if (message.deletedAt !== null) {
+        throw new DomainError('ALREADY_DELETED', `Message ${id} is already deleted`);
+      }
+      const now = new Date(this.#options.clock.now());
+      const deleted: MessageRecord = { ...message, deletedAt: now, updatedAt: now };
+      await tx.messages.update(id, { deletedAt: now, updatedAt: now });
+      await this.#options.events.lifecycle(tx, 'message.deleted', deleted, correlationId);
+    });
+  }
+
+  /**
+   * Cancels a scheduled message: status `cancelled`, `message.schedule_cancelled`.
+   * @throws {DomainError} NOT_FOUND, or NOT_SCHEDULED when it is not `scheduled`.
+   */
+  async cancelSchedule(
+    customerId: string,
+    id: string,
+    correlationId: string,
+  ): Promise<MessageRecord> {
+    return this.#options.store.transaction(async (tx) => {
+      const message = visible(await tx.messages.findById(customerId, id), id);
+      if (message.status !== 'scheduled') {
+        throw new DomainError(
+          'NOT_SCHEDULED',
+          `Only scheduled messages can be cancelled; this one is ${message.status}`,
+        );
+      }
+      const now = this.#options.clock.now();
+      const cancelled: MessageRecord = {
+        ...message,
+        status: 'cancelled',
+        timeline: [...message.timeline, { status: 'cancelled', at: now, channel: null }],
+        updatedAt: new Date(now),
+      };
+      await tx.messages.transition(id, ['scheduled'], patchOf(cancelled));
+      await this.#options.events.lifecycle(
+        tx,
+        'message.schedule_cancelled',
+        cancelled,
+        correlationId,
+      );
+      return cancelled;
+    });
+  }
+
+  /**
+   * Moves every scheduled message due now to `queued` (with `message.queued`), each exactly once:
+   * a conditional update claims it, so a second scheduler racing this one skips it.
+   * @returns how many messages this call queued.
+   */
+  async queueDueMessages(batchSize = 100): Promise<number> {
+    const { store, clock } = this.#options;
+    let queued = 0;
+    for (;;) {
+      const now = clock.now();
+      const ids = await store.messages.dueScheduledIds(new Date(now), batchSize);
+      for (const id of ids) {
+        const claimed = await store.transaction(async (tx) => {
+          const message = await tx.messages.findByIdInAnyCustomer(id);
+          if (message?.status !== 'scheduled') return false;
+          const due: MessageRecord = {
+            ...message,
+            status: 'queued',
+            timeline: [...message.timeline, { status: 'queued', at: now, channel: null }],
+            updatedAt: new Date(now),
+          };
+          if (!(await tx.messages.transition(id, ['scheduled'], patchOf(due)))) return false;
+          await this.#options.events.lifecycle(tx, 'message.queued', due, due.correlationId);
+          this.#afterCommitQueued(tx, id);
+          return true;
+        });
+        if (claimed) queued += 1;
+      }
+      if (ids.length < batchSize) return queued;
+    }
+  }
+
+  #afterCommitQueued(tx: UnitOfWork, id: string): void {
+    tx.afterCommit(() => this.#options.onQueued(id));
+  }
+
+  /** The due time of a scheduled send, checked against the clock (rule 10). */
+  #scheduledAt(value: string | undefined, now: number): Date | null {
+    if (value === undefined) return null;
+    const at = Date.parse(value);
+    if (at <= now) {
+      throw new DomainError('SCHEDULED_IN_PAST', `scheduledAt: ${value} is in the past`);
+    }
+    if (at - now > MAX_SCHEDULE_AHEAD_MS) {
+      throw new DomainError(
+        'SCHEDULED_TOO_FAR',
+        `scheduledAt: ${value} is more than 30 days ahead`,
+      );
+    }
+    return new Date(at);
+  }
+
+  /** The reply target must be one of the customer's visible messages. */
+  async #assertReplyTarget(customerId: string, replyTo: string): Promise<void> {
+    const target = await this.#options.store.messages.findById(customerId, replyTo);
+    if (!target || target.deletedAt !== null || target.suppressed) {
+      throw new DomainError('REPLY_NOT_FOUND', `replyTo: no message ${replyTo} exists`);
+    }
+  }
+
+  #newMessage(
+    customerId: string,
+    body: SendMessageRequest,
+    target: SendTarget,
+    facts: {
+      now: number;
+      scheduledAt: Date | null;
+      correlationId: string;
+      attachments: MessageRecord['attachments'];
+    },
+  ): MessageRecord {
+    const status = facts.scheduledAt ? 'scheduled' : 'queued';
+    const createdAt = new Date(facts.now);
+    return {
+      id: newId('msg'),
+      customerId,
+      direction: 'outbound',
+      status,
+      to: target.to,
+      conversationId: target.conversationId,
+      providerChatId: target.providerChatId,
+      isGroup: target.isGroup,
+      from: target.from,
+      instanceId: target.instanceId,
+      channel: null,
+      pinnedChannel: target.pinnedChannel,
+      text: body.content?.text ?? '',
+      mediaUrls: body.content?.mediaUrls ?? null,
+      attachments: facts.attachments,
+      effect: body.effect ?? null,
+      messageType: body.messageType ?? null,
+      // Mentions only mean something in a group; elsewhere they are dropped (spec).
+      mentions: target.isGroup ? (body.mentions ?? null) : null,
+      replyTo: body.replyTo ?? null,
+      scheduledAt: facts.scheduledAt,
+      idempotencyKey: body.idempotencyKey ?? null,
+      callbackUrl: body.callbackUrl ?? null,
+      metadata: body.metadata ?? null,
+      // Ignored on chat-keyed sends (decision on createContact).
+      createContact: target.conversationId === null ? (body.createContact ?? null) : null,
+      routingPreference: target.preference,
+      routingFallback: target.fallback,
+      fallbackTriggered: false,
+      externalId: null,
+      errorCode: null,
+      errorMessage: null,
+      retryCount: 0,
+      timeline: [{ status, at: facts.now, channel: null }],
+      correlationId: facts.correlationId,
+      suppressed: false,
+      createdAt,
+      updatedAt: createdAt,
+      deletedAt: null,
+    };
+  }
+}
+
+/** A page of `limit` messages from `rows` (fetched with one extra to tell whether more exist). */
+function page(
+  rows: MessageRecord[],
+  limit: number,
+  sortKey: (message: MessageRecord) => number,
+): MessageList {
+  const messages = rows.slice(0, limit);
+  const last = messages.at(-1);
+  const hasMore = rows.length > limit && last !== undefined;
+  return {
+    messages: messages.map(toMessageView),
+    pagination: {
+      hasMore,
+      nextCursor: hasMore ? encodeCursor({ at: sortKey(last), id: last.id }) : null,
+    },
+  };
+}

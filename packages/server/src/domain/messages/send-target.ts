@@ -1,0 +1,151 @@
+import { type Channel, recipientKind, type SendMessageRequest } from '@switchboard/contract';
+import type { InstanceRecord } from '../../store/instance-repository';
+import type { Store } from '../../store/store';
+import type { AvailabilityCache } from '../capabilities/availability-cache';
+import { DomainError } from '../domain-error';
+import type { ChatSendResolver } from './chat-send-target';
+import { channelsToTry } from './routing-plan';
+
+/** The default routing of a send: iMessage first, then SMS. */
+export const DEFAULT_PREFERENCE: readonly Channel[] = ['imessage', 'sms'];
+
+/** Where a send goes and through what, once the request's references are resolved. */
+export interface SendTarget {
+  /** The sender address. */
+  from: string;
+  /** The instance that sends. */
+  instanceId: string;
+  /** The recipient; null on chat-keyed sends. */
+  to: string | null;
+  /** The chat of a chat-keyed send. */
+  conversationId: string | null;
+  /** The provider chat the message goes to (a chat-keyed send, or a WhatsApp group JID). */
+  providerChatId: string | null;
+  /** True for a group. */
+  isGroup: boolean;
+  /** The only channel of a chat-keyed or group send. */
+  pinnedChannel: Channel | null;
+  /** Channels to try, in order. */
+  preference: Channel[];
+  /** Whether to move on to the next channel. */
+  fallback: boolean;
+}
+
+/** Resolves the sender, the instance and the route of a send (spec rules 3 and 12). */
+export class SendTargetResolver {
+  /** A resolver over the store and the availability cache. */
+  constructor(
+    private readonly store: Store,
+    private readonly availability: AvailabilityCache,
+  ) {}
+
+  /**
+   * The target of a send: a chat-keyed send through `chats`, otherwise the `from` number's
+   * instance (or the default number's) and the routing of the body.
+   * @throws {DomainError} CONVERSATION_NOT_FOUND (chat-keyed, no chats service),
+   * ADDRESS_NOT_AUTHORIZED, NO_DEFAULT_ADDRESS, NO_CHANNEL_AVAILABLE and the chats' codes.
+   */
+  async resolve(
+    customerId: string,
+    body: SendMessageRequest,
+    chats: ChatSendResolver | undefined,
+  ): Promise<SendTarget> {
+    const chatKey = body.chatId ?? body.conversationId;
+    if (chatKey !== undefined) {
+      if (!chats) throw new DomainError('CONVERSATION_NOT_FOUND', `No chat ${chatKey} exists`);
+      const chat = await chats.resolve(customerId, chatKey, body.from);
+      return {
+        from: chat.from,
+        instanceId: chat.instanceId,
+        to: null,
+        conversationId: chat.conversationId,
+        providerChatId: chat.chatId,
+        isGroup: chat.isGroup,
+        pinnedChannel: chat.channel,
+        preference: [chat.channel],
+        fallback: false,
+      };
+    }
+    const to = body.to ?? '';
+    const sender = await this.#sender(customerId, body.from);
+    const instance = await this.store.instances.findById(sender.instanceId);
+    if (!instance) {
+      throw new DomainError('NO_CHANNEL_AVAILABLE', `The instance of ${sender.from} is gone`);
+    }
+    const preference = [...(body.routing?.preference ?? DEFAULT_PREFERENCE)];
+    const fallback = body.routing?.fallback ?? true;
+    // A WhatsApp group JID names a chat on one channel: routing does not apply to it.
+    const isGroup = recipientKind(to) === 'group';
+    const target: SendTarget = {
+      from: sender.from,
+      instanceId: instance.id,
+      to,
+      conversationId: null,
+      providerChatId: isGroup ? to : null,
+      isGroup,
+      pinnedChannel: isGroup ? 'whatsapp' : null,
+      preference: isGroup ? ['whatsapp'] : preference,
+      fallback: isGroup ? false : fallback,
+    };
+    await this.#assertReachable(customerId, instance, target);
+    return target;
+  }
+
+  /** The sender address and its instance: `from` when authorized, else the default number. */
+  async #sender(
+    customerId: string,
+    from: string | undefined,
+  ): Promise<{ from: string; instanceId: string }> {
+    if (from !== undefined) {
+      const number = await this.store.numbers.findByAddress(customerId, from);
+      if (!number) {
+        throw new DomainError(
+          'ADDRESS_NOT_AUTHORIZED',
+          `from: ${from} is not one of your sender addresses (see GET /v1/numbers)`,
+        );
+      }
+      return { from, instanceId: number.instanceId };
+    }
+    const fallbackNumber = await this.store.numbers.findDefault(customerId);
+    if (!fallbackNumber) {
+      throw new DomainError(
+        'NO_DEFAULT_ADDRESS',
+        'No `from` given and no default sender address is configured for your account',
+      );
+    }
+    return { from: fallbackNumber.phoneNumber, instanceId: fallbackNumber.instanceId };
+  }
+
+  /**
+   * Refuses a send that no allowed channel can reach: a channel counts when the instance serves
+   * it and its provider says the recipient is on it (cached answers).
+   */
+  async #assertReachable(
+    customerId: string,
+    instance: InstanceRecord,
+    target: SendTarget,
+  ): Promise<void> {
+    const channels = channelsToTry({
+      pinnedChannel: target.pinnedChannel,
+      routingPreference: target.preference,
+      routingFallback: target.fallback,
+    }).filter((channel) => instance.channels.includes(channel));
+    const recipient = target.to ?? '';
+    if (channels.length > 0 && target.pinnedChannel === null) {
+      const { availability } = await this.availability.lookup(
+        customerId,
+        instance.id,
+        recipient,
+        target.from,
+      );
+      if (channels.some((channel) => availability.channels[channel] === true)) return;
+    } else if (channels.length > 0) {
+      return;
+    }
+    const tried = target.fallback ? target.preference.join(', ') : target.preference[0];
+    throw new DomainError(
+      'NO_CHANNEL_AVAILABLE',
+      `${recipient} cannot be reached on ${tried}${target.fallback ? '' : ' (routing.fallback is false)'}`,
+    );
+  }
+}

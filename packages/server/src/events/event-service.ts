@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type EventType,
+  STREAM_ONLY_EVENT_TYPES,
+  type WebhookTestData,
+} from '@switchboard/contract';
+import type { Clock } from '../clock';
+import { newId, newUuid } from '../ids';
+import type { DeliveryRecord } from '../store/delivery-repository';
+import type { EventRecord } from '../store/event-repository';
+import type { UnitOfWork } from '../store/store';
+import type { EventBus } from './event-bus';
+import { InvalidEventError, serializeEvent } from './event-payload';
+import type { EventRecorder, NewEvent, RecordedEvent } from './event-recorder';
+
+/** A correlation id for an event no request caused (`cor_` + 32 lowercase hex). */
+export function newCorrelationId(): string {
+  return `cor_${randomBytes(16).toString('hex')}`;
+}
+
+function isStreamOnly(type: EventType): boolean {
+  return (STREAM_ONLY_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+function toRecorded(record: EventRecord): RecordedEvent {
+  return {
+    id: record.id,
+    type: record.type,
+    customerId: record.customerId,
+    payload: record.payload,
+    correlationId: record.correlationId,
+    callbackUrl: record.callbackUrl,
+    messageId: record.messageId,
+    createdAt: record.createdAt.toISOString(),
+  };
+}
+
+/** A first attempt queued for one receiver, due now. */
+function firstAttempt(
+  event: EventRecord,
+  target: { webhookId: string } | { targetUrl: string },
+  now: Date,
+): DeliveryRecord {
+  return {
+    id: newUuid(),
+    customerId: event.customerId,
+    webhookId: 'webhookId' in target ? target.webhookId : null,
+    targetUrl: 'targetUrl' in target ? target.targetUrl : null,
+    eventId: event.id,
+    eventType: event.type,
+    attempt: 1,
+    trigger: 'event',
+    status: 'pending',
+    statusCode: null,
+    durationMs: null,
+    error: null,
+    createdAt: now,
+    attemptedAt: null,
+    nextAttemptAt: now,
+    leaseOwner: null,
+    leaseUntil: null,
+  };
+}
+
+/** A `webhook.test` event recorded for one webhook, with its attempt. */
+export interface RecordedTestEvent {
+  /** The event (`evt_test_…`). */
+  event: RecordedEvent;
+  /** The id of its (single) delivery attempt. */
+  deliveryId: string;
+}
+
+/**
+ * The one event pipeline (implements {@link EventRecorder}): each event is validated against the
+ * contract, serialized once and appended to the event log in the caller's transaction, with one
+ * durable delivery attempt per subscribed active webhook and one for the message's `callbackUrl`.
+ * Once the transaction commits, the event goes to the {@link EventBus} (live stream) and the
+ * webhook dispatcher is woken; a rollback leaves no trace of it anywhere.
+ */
+export class EventService implements EventRecorder {
+  readonly #queuedListeners = new Set<() => void>();
+
+  /** Creates the service; `bus` carries committed events to the live stream. */
+  constructor(
+    private readonly clock: Clock,
+    /** The bus the live stream subscribes to. */
+    readonly bus: EventBus,
+  ) {}
+
+  /**
+   * Calls `listener` after every commit that queued webhook deliveries (the dispatcher wakes on
+   * it, so deliveries leave at once instead of at the next poll).
+   * @returns a function that removes the listener.
+   */
+  onDeliveriesQueued(listener: () => void): () => void {
+    this.#queuedListeners.add(listener);
+    return () => this.#queuedListeners.delete(listener);
+  }
+
+  async record<T extends EventType>(tx: UnitOfWork, event: NewEvent<T>): Promise<RecordedEvent> {
+    if (event.type === 'webhook.test') {
+      throw new InvalidEventError('webhook.test events are sent by the webhook test, not recorded');
+    }
+    const now = new Date(this.clock.now());
+    const id = newId('evt');
+    const record: EventRecord = {
+      id,
+      customerId: event.customerId,
+      type: event.type,
+      payload: serializeEvent(event as NewEvent, id, now),
+      correlationId: event.correlationId === '' ? newCorrelationId() : event.correlationId,
+      messageId: event.messageId ?? null,
+      callbackUrl: event.callbackUrl ?? null,
+      createdAt: now,
+    };
+    await tx.events.insert(record);
+
+    const deliveries: DeliveryRecord[] = [];
+    // `whatsapp.status` is delivered on the event stream only, never to a URL.
+    if (!isStreamOnly(record.type)) {
+      const subscribed = await tx.webhooks.listActiveSubscribed(record.customerId, record.type);
+      for (const webhook of subscribed) {
+        deliveries.push(firstAttempt(record, { webhookId: webhook.id }, now));
+      }
+      if (record.callbackUrl !== null) {
+        deliveries.push(firstAttempt(record, { targetUrl: record.callbackUrl }, now));
+      }
+    }
+    await tx.deliveries.insertMany(deliveries);
+
+    const recorded = toRecorded(record);
+    tx.afterCommit(() => {
+      this.bus.publish(recorded);
+      if (deliveries.length > 0) this.#notifyQueued();
+    });
+    return recorded;
+  }
+
+  /**
+   * Records a synthetic `webhook.test` event (`evt_test_…`) for one webhook and its single
+   * attempt, due after `holdMs` so that the caller can make the attempt itself first (the
+   * dispatcher only picks it up if the caller crashed). It goes to that webhook only: not to
+   * other webhooks, not to the stream.
+   */
+  async recordTest(
+    tx: UnitOfWork,
+    input: { customerId: string; webhookId: string; correlationId: string; holdMs: number },
+  ): Promise<RecordedTestEvent> {
+    const now = new Date(this.clock.now());
+    const id = `evt_test_${newUuid()}`;
+    const data: WebhookTestData = {
+      message: 'This is a test event from Switchboard.',
+      webhookId: input.webhookId,
+    };
+    const record: EventRecord = {
+      id,
+      customerId: input.customerId,
+      type: 'webhook.test',
+      payload: serializeEvent(
+        { customerId: input.customerId, type: 'webhook.test', correlationId: '', data },
+        id,
+        now,
+      ),
+      correlationId: input.correlationId,
+      messageId: null,
+      callbackUrl: null,
+      createdAt: now,
+    };
+    await tx.events.insert(record);
+    const attempt: DeliveryRecord = {
+      ...firstAttempt(record, { webhookId: input.webhookId }, now),
+      trigger: 'test',
+      nextAttemptAt: new Date(now.getTime() + input.holdMs),
+    };
+    await tx.deliveries.insertMany([attempt]);
+    return { event: toRecorded(record), deliveryId: attempt.id };
+  }
+
+  #notifyQueued(): void {
+    for (const listener of this.#queuedListeners) listener();
+  }
+}

@@ -1,0 +1,24 @@
+import type { Clock } from '../clock';
+import { ProviderRegistry } from '../providers/provider-registry';
+import { createSimulatorFactory } from '../providers/simulator/simulator-factory';
+import { timerClockOf } from './timer-clock-of';
+
+/** Server-wide settings of the built-in adapters. */
+export interface DefaultProviderRegistryOptions {
+  /** `SIMULATOR_STEP_MS`. */
+  simulatorStepMs: number;
+  /** The app's clock; the simulator's steps run on it. */
+  clock: Clock;
+}
+
+/**
+ * The adapters this server can run instances of. The real upstreams (BlueBubbles, Twilio,
+ * Baileys) register here as they are built.
+ */
+export function createDefaultProviderRegistry(
+  options: DefaultProviderRegistryOptions,
+): ProviderRegistry {
+  return new ProviderRegistry().register(
+    createSimulatorFactory({ stepMs: options.simulatorStepMs, clock: timerClockOf(options.clock) }),
+  );
+}

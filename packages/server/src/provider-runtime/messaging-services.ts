@@ -1,0 +1,109 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { AvailabilityCache } from '../domain/capabilities/availability-cache';
+import { CapabilityService } from '../domain/capabilities/capability-service';
+import { MessageActions } from '../domain/messages/message-actions';
+import { MessageDelivery } from '../domain/messages/message-delivery';
+import { MessageEvents } from '../domain/messages/message-events';
+import { MessageService } from '../domain/messages/message-service';
+import { SendTargetResolver } from '../domain/messages/send-target';
+import { MessageStatusUpdates } from '../domain/messages/status-updates';
+import type { EventRecorder } from '../events/event-recorder';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import { MessageDispatcher } from '../scheduler/message-dispatcher';
+import { MessageScheduler } from '../scheduler/message-scheduler';
+import type { Store } from '../store/store';
+import type { Workers } from '../workers';
+import { createDefaultProviderRegistry } from './default-provider-registry';
+import { type RuntimeLogger, RuntimeProviderHub } from './runtime-provider-hub';
+
+/** The messaging part of the services: providers, messages, capabilities and their workers. */
+export interface MessagingServices {
+  /** The running providers and the one sink of their events. */
+  providers: RuntimeProviderHub;
+  /** Send, list, get, retry, delete, the scheduled list and cancel. */
+  messages: MessageService;
+  /** Unsend, edit and reactions. */
+  messageActions: MessageActions;
+  /** Capability checks. */
+  capabilities: CapabilityService;
+  /** The worker that hands queued messages to providers. */
+  messageDispatcher: MessageDispatcher;
+  /** The worker that queues scheduled messages when they fall due. */
+  messageScheduler: MessageScheduler;
+}
+
+/** What {@link createMessagingServices} builds on. */
+export interface MessagingDependencies {
+  /** The store. */
+  store: Store;
+  /** The time source. */
+  clock: Clock;
+  /** The configuration (simulator step, scheduler and health intervals, capability TTL). */
+  config: Config;
+  /** The outbox every message event goes through. */
+  events: EventRecorder;
+  /** The adapters (default: the built-in ones); tests wrap them to observe provider calls. */
+  providerRegistry?: ProviderRegistry;
+}
+
+/** Builds the messaging services; nothing runs until {@link startMessaging}. */
+export function createMessagingServices(deps: MessagingDependencies): MessagingServices {
+  const { store, clock, config } = deps;
+  const providers = new RuntimeProviderHub({
+    store,
+    clock,
+    registry:
+      deps.providerRegistry ??
+      createDefaultProviderRegistry({ simulatorStepMs: config.simulatorStepMs, clock }),
+    healthIntervalMs: config.instanceHealthIntervalMs,
+  });
+  const availability = new AvailabilityCache(store, providers, clock, config.capabilityCacheTtlMs);
+  // The message service plugs in the chats side later; events read it when they are recorded.
+  let messages: MessageService | undefined;
+  const events = new MessageEvents(deps.events, () => messages?.chats);
+  const statusUpdates = new MessageStatusUpdates(store, events, clock);
+  const delivery = new MessageDelivery({
+    store,
+    providers,
+    availability,
+    events,
+    statusUpdates,
+    clock,
+  });
+  const messageDispatcher = new MessageDispatcher({ store, delivery, clock });
+  messages = new MessageService({
+    store,
+    clock,
+    targets: new SendTargetResolver(store, availability),
+    events,
+    onQueued: (id) => messageDispatcher.enqueue(id),
+  });
+  providers.on('message.status', statusUpdates.handle);
+  return {
+    providers,
+    messages,
+    messageActions: new MessageActions({ store, providers, events, clock }),
+    capabilities: new CapabilityService(store, availability, clock),
+    messageDispatcher,
+    messageScheduler: new MessageScheduler(messages, config.schedulerIntervalMs),
+  };
+}
+
+/**
+ * Starts the providers, the dispatcher and the scheduler, registering each with `workers` so that
+ * shutdown stops them in reverse order (scheduler, dispatcher, then the providers) before the
+ * database closes.
+ */
+export async function startMessaging(
+  services: MessagingServices,
+  workers: Workers,
+  logger: RuntimeLogger,
+): Promise<void> {
+  workers.add(services.providers);
+  await services.providers.start(logger);
+  workers.add(services.messageDispatcher);
+  services.messageDispatcher.start(logger);
+  workers.add(services.messageScheduler);
+  services.messageScheduler.start(logger);
+}

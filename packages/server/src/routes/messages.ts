@@ -1,0 +1,79 @@
+import type { contract } from '@switchboard/contract';
+import type { RouterImplementation } from '@ts-rest/fastify';
+import type { MessageActions } from '../domain/messages/message-actions';
+import type { MessageService } from '../domain/messages/message-service';
+import { toMessageView, toSendResult } from '../domain/messages/message-view';
+import { customerOf } from '../http/authentication';
+import { ok } from '../http/envelope';
+
+/** What the message routes call. */
+export interface MessageRouteServices {
+  /** Send, list, get, retry, delete, the scheduled list and cancel. */
+  messages: MessageService;
+  /** Unsend, edit and reactions. */
+  messageActions: MessageActions;
+}
+
+/** The `/v1/messages` routes. */
+export function messagesRoutes(
+  services: MessageRouteServices,
+): RouterImplementation<typeof contract.messages> {
+  const { messages, messageActions } = services;
+  return {
+    send: async ({ body, request }) => {
+      const outcome = await messages.send(customerOf(request).id, body, request.correlationId);
+      return outcome.created
+        ? ok(request, 202, toSendResult(outcome.message))
+        : ok(request, 200, toMessageView(outcome.message));
+    },
+    list: async ({ query, request }) =>
+      ok(request, 200, await messages.list(customerOf(request).id, query)),
+    listScheduled: async ({ query, request }) =>
+      ok(request, 200, await messages.listScheduled(customerOf(request).id, query)),
+    get: async ({ params, request }) =>
+      ok(request, 200, toMessageView(await messages.get(customerOf(request).id, params.id))),
+    retry: async ({ params, request }) => {
+      const message = await messages.retry(
+        customerOf(request).id,
+        params.id,
+        request.correlationId,
+      );
+      return ok(request, 202, {
+        id: message.id,
+        status: 'queued' as const,
+        retryCount: message.retryCount,
+      });
+    },
+    unsend: async ({ params, request }) => {
+      const message = await messageActions.unsend(
+        customerOf(request).id,
+        params.id,
+        request.correlationId,
+      );
+      return ok(request, 200, toMessageView(message));
+    },
+    edit: async ({ params, body, request }) => {
+      const message = await messageActions.edit(
+        customerOf(request).id,
+        params.id,
+        body,
+        request.correlationId,
+      );
+      return ok(request, 200, toMessageView(message));
+    },
+    react: async ({ params, body, request }) =>
+      ok(request, 200, await messageActions.react(customerOf(request).id, params.id, body.type)),
+    delete: async ({ params, request }) => {
+      await messages.delete(customerOf(request).id, params.id, request.correlationId);
+      return ok(request, 200, { id: params.id, deleted: true as const });
+    },
+    cancelSchedule: async ({ params, request }) => {
+      const message = await messages.cancelSchedule(
+        customerOf(request).id,
+        params.id,
+        request.correlationId,
+      );
+      return ok(request, 200, toMessageView(message));
+    },
+  };
+}

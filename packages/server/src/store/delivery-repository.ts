@@ -1,0 +1,140 @@
+import type {
+  EventType,
+  WEBHOOK_DELIVERY_TRIGGERS,
+  WebhookDeliveryStatus,
+} from '@switchboard/contract';
+
+/** The state of one delivery attempt (see the contract's `WebhookDeliveryStatus`). */
+export type DeliveryStatus = WebhookDeliveryStatus;
+
+/** What caused a delivery attempt. */
+export type DeliveryTrigger = (typeof WEBHOOK_DELIVERY_TRIGGERS)[number];
+
+/** One delivery attempt as stored; a `pending` row is also a unit of durable work. */
+export interface DeliveryRecord {
+  /** UUID v7. */
+  id: string;
+  /** The customer the event belongs to. */
+  customerId: string;
+  /** The webhook delivered to; null for a message's `callbackUrl`. */
+  webhookId: string | null;
+  /** The `callbackUrl` delivered to; null for webhooks (their current URL is used). */
+  targetUrl: string | null;
+  /** The event delivered. */
+  eventId: string;
+  /** Its type. */
+  eventType: EventType;
+  /** 1 for the first attempt of a chain, n + 1 for its n-th retry. */
+  attempt: number;
+  /** What caused the attempt. */
+  trigger: DeliveryTrigger;
+  /** Its state. */
+  status: DeliveryStatus;
+  /** The receiver's HTTP status, when one answered. */
+  statusCode: number | null;
+  /** How long the attempt took. */
+  durationMs: number | null;
+  /** Why it failed. */
+  error: string | null;
+  /** When it was queued. */
+  createdAt: Date;
+  /** When the request was sent. */
+  attemptedAt: Date | null;
+  /** When it is due (`pending`), or when its follow-up is due (`retrying`). */
+  nextAttemptAt: Date | null;
+  /** The worker holding it while in flight. */
+  leaseOwner: string | null;
+  /** When that worker's hold expires (after a crash, the attempt is made again). */
+  leaseUntil: Date | null;
+}
+
+/** A due attempt, as the dispatcher's poll sees it. */
+export interface DueDelivery {
+  /** The attempt's id. */
+  id: string;
+  /** The receiver it goes to (webhook id, or `url:<callbackUrl>`), for fair queuing. */
+  targetKey: string;
+}
+
+/** Everything needed to make one claimed attempt, read when it was claimed. */
+export interface ClaimedDelivery {
+  /** The attempt. */
+  delivery: DeliveryRecord;
+  /** The event's serialized body. */
+  payload: string;
+  /** The event's correlation id. */
+  correlationId: string;
+  /** The webhook, when the attempt targets one (null for a callback URL). */
+  webhook: { url: string; secret: string; active: boolean } | null;
+  /** Whether the owning customer was deleted (its deliveries are dropped). */
+  customerDeleted: boolean;
+}
+
+/** The recorded result of an attempt. */
+export interface DeliveryResult {
+  /** The new state. */
+  status: Exclude<DeliveryStatus, 'pending'>;
+  /** The receiver's status, if any. */
+  statusCode: number | null;
+  /** How long the attempt took; null when no request was made (the attempt was dropped). */
+  durationMs: number | null;
+  /** Why it failed, if it did. */
+  error: string | null;
+  /** When the request was sent; null when no request was made. */
+  attemptedAt: Date | null;
+  /** When the follow-up attempt is due (status `retrying`). */
+  nextAttemptAt: Date | null;
+}
+
+/** A page request on one webhook's delivery log. */
+export interface DeliveryPageQuery {
+  /** At most this many rows. */
+  limit: number;
+  /** Only rows older than this attempt id (the cursor). */
+  before?: string;
+  /** Only rows in this state. */
+  status?: DeliveryStatus;
+  /** Only rows of this event. */
+  eventId?: string;
+}
+
+/** Delivery attempts: the log the API shows and the dispatcher's durable queue. */
+export interface DeliveryRepository {
+  /** Queues or records attempts. */
+  insertMany(deliveries: readonly DeliveryRecord[]): Promise<void>;
+  /** The customer's attempt with this id on this webhook. */
+  findForWebhook(
+    customerId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<DeliveryRecord | undefined>;
+  /** A page of one webhook's attempts, newest first. */
+  listForWebhook(
+    customerId: string,
+    webhookId: string,
+    query: DeliveryPageQuery,
+  ): Promise<DeliveryRecord[]>;
+  /**
+   * Due, unleased attempts in due order, at most `perTarget` for each receiver (so one receiver's
+   * backlog cannot crowd out the others) and `limit` in all.
+   */
+  listDue(now: Date, perTarget: number, limit: number): Promise<DueDelivery[]>;
+  /**
+   * Takes the lease on a due attempt for `owner` until `leaseUntil`; undefined when it is no
+   * longer pending or a lease on it is held. Atomic across processes sharing the database.
+   * `ignoreDueTime` claims a pending attempt before it is due (a test delivery made at once).
+   */
+  claim(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    options?: { ignoreDueTime?: boolean },
+  ): Promise<ClaimedDelivery | undefined>;
+  /** Records the result of a claimed attempt; false when `owner` lost the lease meanwhile. */
+  complete(id: string, owner: string, result: DeliveryResult): Promise<boolean>;
+  /** Pending, unleased attempts already due at `now`, with when they were due. */
+  listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>>;
+  /** Moves a pending attempt's due time. */
+  reschedule(id: string, at: Date): Promise<void>;
+}

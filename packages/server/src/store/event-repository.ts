@@ -1,0 +1,29 @@
+import type { EventType } from '@switchboard/contract';
+
+/** An event as stored: the serialized body plus what routing and the delivery log need. */
+export interface EventRecord {
+  /** `evt_<uuid v7>` (`evt_test_…` for webhook tests). */
+  id: string;
+  /** The owning customer. */
+  customerId: string;
+  /** The event type. */
+  type: EventType;
+  /** The exact JSON receivers get (envelope, or the flat FaceTime body). */
+  payload: string;
+  /** Sent as `X-Correlation-Id` with every delivery of the event. */
+  correlationId: string;
+  /** The message the event is about, if any. */
+  messageId: string | null;
+  /** The message's own `callbackUrl`, if any. */
+  callbackUrl: string | null;
+  /** When it was recorded. */
+  createdAt: Date;
+}
+
+/** The event log (the outbox). Every query is scoped by customer. */
+export interface EventRepository {
+  /** Appends an event. */
+  insert(event: EventRecord): Promise<void>;
+  /** The customer's event with this id. */
+  findById(customerId: string, id: string): Promise<EventRecord | undefined>;
+}

@@ -1,0 +1,39 @@
+import type { Channel } from '@switchboard/contract';
+
+/** One delivery attempt of a message on one channel. */
+export interface MessageAttemptRecord {
+  /**
+   * `<messageId>:<attempt>:<channel>`: unique per (message, attempt, channel) and the same when a
+   * crashed worker re-drives it, so upstreams that dedupe on it never send twice.
+   */
+  attemptId: string;
+  /** The message. */
+  messageId: string;
+  /** Its customer. */
+  customerId: string;
+  /** The instance the attempt went through. */
+  instanceId: string;
+  /** The attempt number: 0 for the first send, then the retry count. */
+  attempt: number;
+  /** The channel tried. */
+  channel: Channel;
+  /** The provider's id, once the provider accepted the attempt. */
+  externalId: string | null;
+  /** When the attempt started. */
+  createdAt: Date;
+}
+
+/** Delivery attempts: how provider status updates find their message. */
+export interface MessageAttemptRepository {
+  /** Records an attempt; recording the same attempt id again changes nothing. */
+  insert(attempt: MessageAttemptRecord): Promise<void>;
+  /** The attempt with this id. */
+  findById(attemptId: string): Promise<MessageAttemptRecord | undefined>;
+  /** The latest attempt an instance's provider accepted under this provider id. */
+  findByExternalId(
+    instanceId: string,
+    externalId: string,
+  ): Promise<MessageAttemptRecord | undefined>;
+  /** Records the provider id of an attempt. */
+  setExternalId(attemptId: string, externalId: string): Promise<void>;
+}

@@ -1,0 +1,222 @@
+import type { Channel, MessageEffect, MessageStatus, Metadata } from '@switchboard/contract';
+
+/** `outbound` for sends, `inbound` for messages received by a customer's numbers. */
+export type MessageDirection = 'outbound' | 'inbound';
+
+/** One status a message reached. */
+export interface StoredTimelineEntry {
+  /** The status. */
+  status: MessageStatus;
+  /** When, in epoch milliseconds. */
+  at: number;
+  /** The channel it happened on; null before routing picked one. */
+  channel: Channel | null;
+}
+
+/** A file of a message, without its bytes. */
+export interface StoredAttachment {
+  /** Position in the send's `attachments` (the key of its bytes, for `base64` ones). */
+  position: number;
+  /** MIME type, given or inferred. */
+  mimeType: string | null;
+  /** File name. */
+  filename: string | null;
+  /** Size in bytes; null while unknown (a URL not fetched). */
+  totalBytes: number | null;
+  /** Sent as a voice memo. */
+  isAudioMessage: boolean;
+  /** Source URL of a `url` attachment. */
+  url: string | null;
+  /** True when the bytes are stored (`base64` attachments). */
+  hasData: boolean;
+  /** Pre-signed download URL, for stored inbound attachments. */
+  downloadUrl: string | null;
+}
+
+/** A mention inside the text. */
+export interface StoredMention {
+  /** The member's address. */
+  address: string;
+  /** Offset in UTF-16 code units. */
+  start: number;
+  /** Length in UTF-16 code units. */
+  length: number;
+}
+
+/** A message as stored. */
+export interface MessageRecord {
+  /** `msg_<uuid v7>`. */
+  id: string;
+  /** The owning customer. */
+  customerId: string;
+  /** Outbound or inbound. */
+  direction: MessageDirection;
+  /** Lifecycle status. */
+  status: MessageStatus;
+  /** Recipient (outbound) or receiving address (inbound); null on chat-keyed sends. */
+  to: string | null;
+  /** The chat of a chat-keyed send (or of an inbound message, when known). */
+  conversationId: string | null;
+  /** The provider chat id the message goes to or came from, when it is a chat. */
+  providerChatId: string | null;
+  /** True when the message belongs to a group chat. */
+  isGroup: boolean;
+  /** Sender address. */
+  from: string;
+  /** The instance that sends (or received) it. */
+  instanceId: string;
+  /** The delivery channel; null until routing picked one. */
+  channel: Channel | null;
+  /** The channel a chat-keyed or group send is pinned to (routing does not apply); else null. */
+  pinnedChannel: Channel | null;
+  /** Text; empty for media-only messages. */
+  text: string;
+  /** Image URLs of the send. */
+  mediaUrls: string[] | null;
+  /** Files, without bytes. */
+  attachments: StoredAttachment[];
+  /** The iMessage effect requested. */
+  effect: MessageEffect | null;
+  /** `carousel` when asked for. */
+  messageType: 'carousel' | null;
+  /** Mentions of the send. */
+  mentions: StoredMention[] | null;
+  /** Id of the message this one replies to. */
+  replyTo: string | null;
+  /** When a scheduled send is due. */
+  scheduledAt: Date | null;
+  /** The caller's idempotency key. */
+  idempotencyKey: string | null;
+  /** Per-message webhook URL. */
+  callbackUrl: string | null;
+  /** The caller's key-value data. */
+  metadata: Metadata | null;
+  /** Save the recipient as a contact; null when not asked. */
+  createContact: boolean | null;
+  /** Channels to try, in order. */
+  routingPreference: Channel[];
+  /** Try the next channel when one cannot reach the recipient or fails. */
+  routingFallback: boolean;
+  /** True when the current attempt went out on a channel other than the first preferred one. */
+  fallbackTriggered: boolean;
+  /** Provider id of the current attempt. */
+  externalId: string | null;
+  /** Why the message failed. */
+  errorCode: string | null;
+  /** Human-readable failure reason. */
+  errorMessage: string | null;
+  /** Retries so far; also the number of the current attempt. */
+  retryCount: number;
+  /** Every status reached, in order. */
+  timeline: StoredTimelineEntry[];
+  /** Correlation id of the request that created it, carried by every event of the message. */
+  correlationId: string;
+  /** A verification code kept only for the signup-codes endpoint: never listed nor returned. */
+  suppressed: boolean;
+  /** Creation time. */
+  createdAt: Date;
+  /** Last change. */
+  updatedAt: Date;
+  /** Soft-delete time. */
+  deletedAt: Date | null;
+}
+
+/** The fields of a message that change after it was created. */
+export type MessagePatch = Partial<
+  Pick<
+    MessageRecord,
+    | 'status'
+    | 'channel'
+    | 'text'
+    | 'fallbackTriggered'
+    | 'externalId'
+    | 'errorCode'
+    | 'errorMessage'
+    | 'retryCount'
+    | 'timeline'
+    | 'attachments'
+    | 'correlationId'
+    | 'updatedAt'
+    | 'deletedAt'
+  >
+>;
+
+/** Where a newest-first page continues: after this (createdAt, id). */
+export interface CreatedCursor {
+  /** `createdAt` of the last message of the previous page. */
+  createdAt: Date;
+  /** `id` of the last message of the previous page. */
+  id: string;
+}
+
+/** Where a soonest-due-first page of scheduled messages continues. */
+export interface ScheduledCursor {
+  /** `scheduledAt` of the last message of the previous page. */
+  scheduledAt: Date;
+  /** `id` of the last message of the previous page. */
+  id: string;
+}
+
+/** Filters and page of a message list. */
+export interface MessageListQuery {
+  /** Only this status. */
+  status?: MessageStatus;
+  /** Only this recipient. */
+  to?: string;
+  /** Page size. */
+  limit: number;
+  /** Continue after this message. */
+  after?: CreatedCursor;
+}
+
+/**
+ * Messages. Customer-facing reads are scoped by customer; the worker-side reads (dispatcher,
+ * scheduler, provider events) look messages up by id or state across customers.
+ */
+export interface MessageRepository {
+  /**
+   * Stores a new message; false (and nothing stored) when the customer already has a message
+   * with the same idempotency key.
+   */
+  insert(message: MessageRecord): Promise<boolean>;
+  /** The customer's message with this id, deleted and suppressed ones included. */
+  findById(customerId: string, id: string): Promise<MessageRecord | undefined>;
+  /** The message with this id, whoever owns it (workers only). */
+  findByIdInAnyCustomer(id: string): Promise<MessageRecord | undefined>;
+  /** The customer's message created with this idempotency key. */
+  findByIdempotencyKey(customerId: string, key: string): Promise<MessageRecord | undefined>;
+  /** The latest message an instance sent or received under this provider id. */
+  findByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | undefined>;
+  /** A page of the customer's visible messages (not deleted, not suppressed), newest first. */
+  list(customerId: string, query: MessageListQuery): Promise<MessageRecord[]>;
+  /** A page of the customer's visible `scheduled` messages, soonest due first. */
+  listScheduled(
+    customerId: string,
+    query: { limit: number; after?: ScheduledCursor },
+  ): Promise<MessageRecord[]>;
+  /** Ids of not-deleted messages in one of `statuses`, oldest first (dispatcher, recovery). */
+  idsInStatus(statuses: readonly MessageStatus[], limit: number): Promise<string[]>;
+  /** Ids of not-deleted scheduled messages due at `now`, soonest first (scheduler). */
+  dueScheduledIds(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Outbound messages in one of `statuses` changed since `since` that have a provider id:
+   * candidates for reconciling updates missed while the server was down.
+   */
+  unsettledSince(statuses: readonly MessageStatus[], since: Date, limit: number): Promise<string[]>;
+  /**
+   * Applies `patch` when the message is still in one of `from` (and not deleted, unless
+   * `includeDeleted`); false when another worker or request changed it first.
+   */
+  transition(
+    id: string,
+    from: readonly MessageStatus[],
+    patch: MessagePatch,
+    options?: { includeDeleted?: boolean },
+  ): Promise<boolean>;
+  /** Applies `patch` unconditionally. */
+  update(id: string, patch: MessagePatch): Promise<void>;
+  /** Stores the bytes of a `base64` attachment. */
+  insertAttachmentData(messageId: string, position: number, data: Uint8Array): Promise<void>;
+  /** The stored attachment bytes of a message, by position. */
+  attachmentData(messageId: string): Promise<Map<number, Uint8Array>>;
+}

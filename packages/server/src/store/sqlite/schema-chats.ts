@@ -1,0 +1,139 @@
+import type { OtpProvider, WhatsAppSessionStatus } from '@switchboard/contract';
+import { blob, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { ConversationChannel, StoredParticipant } from '../conversation-repository';
+import type { Channel } from '../store-types';
+import { customers, instances } from './schema';
+
+/**
+ * Chats (conversations): groups created through the API and chats seen in inbound traffic. A row
+ * exists before its provider chat does (`chat_id` null while the group is being created), so a
+ * send keyed by it can answer CONVERSATION_NOT_READY. Participants are a small JSON array.
+ */
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    channel: text('channel').$type<ConversationChannel>().notNull(),
+    chatId: text('chat_id'),
+    /** The instance address that owns the chat (the group creator or the receiving number). */
+    ownerAddress: text('owner_address').notNull(),
+    isGroup: integer('is_group', { mode: 'boolean' }).notNull(),
+    name: text('name'),
+    participants: text('participants', { mode: 'json' }).$type<StoredParticipant[]>().notNull(),
+    leftAt: integer('left_at', { mode: 'timestamp_ms' }),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('conversations_customer_instance_chat_unique').on(
+      table.customerId,
+      table.instanceId,
+      table.chatId,
+    ),
+    index('conversations_customer_chat_idx').on(table.customerId, table.chatId),
+  ],
+);
+
+/** The WhatsApp session state of each owned number, as the provider last reported it. */
+export const whatsappSessions = sqliteTable(
+  'whatsapp_sessions',
+  {
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    phoneNumber: text('phone_number').notNull(),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    status: text('status').$type<WhatsAppSessionStatus>().notNull(),
+    jid: text('jid'),
+    qrCode: text('qr_code'),
+    disconnectReason: text('disconnect_reason'),
+    lastConnectedAt: integer('last_connected_at', { mode: 'timestamp_ms' }),
+    lastDisconnectedAt: integer('last_disconnected_at', { mode: 'timestamp_ms' }),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('whatsapp_sessions_customer_number_unique').on(table.customerId, table.phoneNumber),
+  ],
+);
+
+/** The bytes of inbound attachments, served by the pre-signed download URL. */
+export const storedAttachments = sqliteTable(
+  'stored_attachments',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    messageId: text('message_id').notNull(),
+    position: integer('position').notNull(),
+    providerId: text('provider_id'),
+    mimeType: text('mime_type').notNull(),
+    filename: text('filename'),
+    totalBytes: integer('total_bytes').notNull(),
+    data: blob('data', { mode: 'buffer' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('stored_attachments_message_idx').on(table.messageId)],
+);
+
+/** Verification codes received by a customer's numbers, kept for the signup-codes endpoint. */
+export const signupCodes = sqliteTable(
+  'signup_codes',
+  {
+    messageId: text('message_id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    receivingAddress: text('receiving_address').notNull(),
+    code: text('code').notNull(),
+    provider: text('provider').$type<OtpProvider>().notNull(),
+    fromAddress: text('from_address').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    receivedAt: integer('received_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('signup_codes_customer_address_idx').on(
+      table.customerId,
+      table.receivingAddress,
+      table.receivedAt,
+    ),
+  ],
+);
+
+/** FaceTime calls seen on a customer's numbers: deduplicates their events, scopes the sandbox. */
+export const faceTimeCalls = sqliteTable(
+  'facetime_calls',
+  {
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    callUuid: text('call_uuid').notNull(),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    receivingAddress: text('receiving_address').notNull(),
+    otherParty: text('other_party').notNull(),
+    isVideo: integer('is_video', { mode: 'boolean' }).notNull(),
+    status: text('status').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('facetime_calls_customer_call_unique').on(table.customerId, table.callUuid),
+  ],
+);
+
+/** Server-wide secrets generated on first start (the attachment URL signing key). */
+export const serverSecrets = sqliteTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+});

@@ -1,0 +1,99 @@
+import type { EventType, WebhookEventSelector } from '@switchboard/contract';
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { DeliveryStatus, DeliveryTrigger } from '../delivery-repository';
+import { customers } from './schema';
+
+/**
+ * Every event, exactly as receivers get it: `payload` holds the serialized body, so the bytes
+ * signed for a webhook, retried days later and written to the stream are always the same.
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    type: text('type').$type<EventType>().notNull(),
+    payload: text('payload').notNull(),
+    correlationId: text('correlation_id').notNull(),
+    messageId: text('message_id'),
+    callbackUrl: text('callback_url'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('events_customer_created_idx').on(table.customerId, table.createdAt),
+    index('events_message_id_idx').on(table.messageId),
+  ],
+);
+
+/**
+ * Webhook registrations. `secret` is kept readable because every delivery is signed with it;
+ * `events_key` is the sorted event set, so "same (url, event set)" is one indexed comparison.
+ */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    name: text('name'),
+    url: text('url').notNull(),
+    events: text('events', { mode: 'json' }).$type<WebhookEventSelector[]>().notNull(),
+    eventsKey: text('events_key').notNull(),
+    secret: text('secret').notNull(),
+    active: integer('active', { mode: 'boolean' }).notNull(),
+    /** Consecutive delivery chains that ended exhausted; three deactivate the webhook. */
+    exhaustedChains: integer('exhausted_chains').notNull().default(0),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('webhooks_customer_idx').on(table.customerId, table.createdAt),
+    // The uniqueness rule among active webhooks, enforced by the database as well, so two
+    // processes creating the same registration at once cannot both succeed.
+    uniqueIndex('webhooks_active_url_events_unique')
+      .on(table.customerId, table.url, table.eventsKey)
+      .where(sql`${table.active} = 1`),
+  ],
+);
+
+/**
+ * One row per delivery attempt, and the durable work queue at the same time: a `pending` row
+ * whose `next_attempt_at` has passed and whose lease is free is due. `webhook_id` is null for a
+ * message's `callbackUrl`, whose address is then in `target_url`.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    webhookId: text('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    targetUrl: text('target_url'),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id),
+    eventType: text('event_type').$type<EventType>().notNull(),
+    attempt: integer('attempt').notNull(),
+    trigger: text('trigger').$type<DeliveryTrigger>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    attemptedAt: integer('attempted_at', { mode: 'timestamp_ms' }),
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }),
+    /** Which worker holds the attempt, and until when: a crashed worker's lease runs out. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('webhook_deliveries_webhook_idx').on(table.webhookId, table.id),
+    index('webhook_deliveries_event_idx').on(table.eventId),
+  ],
+);

@@ -1,0 +1,151 @@
+import type { Channel, MessageEffect, MessageStatus, Metadata } from '@switchboard/contract';
+import { sql } from 'drizzle-orm';
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import type {
+  MessageDirection,
+  StoredAttachment,
+  StoredMention,
+  StoredTimelineEntry,
+} from '../message-repository';
+import { customers, instances } from './schema';
+
+/**
+ * Messages, outbound and inbound. `timeline` is a JSON array rewritten on every status change (a
+ * message has a handful of entries); request-side base64 bytes live in `message_attachment_data`
+ * so that lists never read them.
+ */
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    direction: text('direction').$type<MessageDirection>().notNull(),
+    status: text('status').$type<MessageStatus>().notNull(),
+    toAddress: text('to_address'),
+    conversationId: text('conversation_id'),
+    providerChatId: text('provider_chat_id'),
+    isGroup: integer('is_group', { mode: 'boolean' }).notNull().default(false),
+    fromAddress: text('from_address').notNull(),
+    instanceId: text('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    channel: text('channel').$type<Channel>(),
+    pinnedChannel: text('pinned_channel').$type<Channel>(),
+    text: text('text').notNull(),
+    mediaUrls: text('media_urls', { mode: 'json' }).$type<string[]>(),
+    attachments: text('attachments', { mode: 'json' }).$type<StoredAttachment[]>().notNull(),
+    effect: text('effect').$type<MessageEffect>(),
+    messageType: text('message_type').$type<'carousel'>(),
+    mentions: text('mentions', { mode: 'json' }).$type<StoredMention[]>(),
+    replyTo: text('reply_to'),
+    scheduledAt: integer('scheduled_at', { mode: 'timestamp_ms' }),
+    idempotencyKey: text('idempotency_key'),
+    callbackUrl: text('callback_url'),
+    metadata: text('metadata', { mode: 'json' }).$type<Metadata>(),
+    createContact: integer('create_contact', { mode: 'boolean' }),
+    routingPreference: text('routing_preference', { mode: 'json' }).$type<Channel[]>().notNull(),
+    routingFallback: integer('routing_fallback', { mode: 'boolean' }).notNull(),
+    fallbackTriggered: integer('fallback_triggered', { mode: 'boolean' }).notNull(),
+    externalId: text('external_id'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    retryCount: integer('retry_count').notNull().default(0),
+    timeline: text('timeline', { mode: 'json' }).$type<StoredTimelineEntry[]>().notNull(),
+    correlationId: text('correlation_id').notNull(),
+    suppressed: integer('suppressed', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
+  },
+  (table) => [
+    // The list, newest first, and its status and recipient filters: each an index that ends in
+    // the (created_at, id) cursor, so a page is one index range scan.
+    index('messages_customer_created_idx').on(table.customerId, table.createdAt, table.id),
+    index('messages_customer_status_idx').on(
+      table.customerId,
+      table.status,
+      table.createdAt,
+      table.id,
+    ),
+    index('messages_customer_to_idx').on(
+      table.customerId,
+      table.toAddress,
+      table.createdAt,
+      table.id,
+    ),
+    // The scheduler's due scan and the dispatcher's queued/pending scans.
+    index('messages_status_scheduled_idx').on(table.status, table.scheduledAt),
+    // Inbound look-ups of reply and reaction targets by provider id.
+    index('messages_instance_external_idx').on(table.instanceId, table.externalId),
+    // Exactly one message per idempotency key and customer, even under concurrent duplicates.
+    uniqueIndex('messages_customer_idempotency_key_unique')
+      .on(table.customerId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
+  ],
+);
+
+/** The bytes of the `base64` attachments of a send: a retry, even much later, sends them again. */
+export const messageAttachmentData = sqliteTable(
+  'message_attachment_data',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id),
+    position: integer('position').notNull(),
+    data: blob('data', { mode: 'buffer' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.messageId, table.position] })],
+);
+
+/**
+ * Every delivery attempt of a message on one channel. `attempt_id` is what providers echo on
+ * status updates, so an update that races the send's answer still finds its message.
+ */
+export const messageAttempts = sqliteTable(
+  'message_attempts',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    instanceId: text('instance_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    externalId: text('external_id'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('message_attempts_instance_external_idx').on(table.instanceId, table.externalId),
+    index('message_attempts_message_idx').on(table.messageId),
+  ],
+);
+
+/** The reaction each sender has on a message: one per message per sender. */
+export const messageReactions = sqliteTable(
+  'message_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id),
+    sender: text('sender').notNull(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    reaction: text('reaction').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.messageId, table.sender] })],
+);

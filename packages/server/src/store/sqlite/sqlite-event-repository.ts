@@ -1,0 +1,26 @@
+import { and, eq } from 'drizzle-orm';
+import type { EventRecord, EventRepository } from '../event-repository';
+import type { SqliteExecutor } from './executor';
+import { events } from './schema-events';
+
+/** {@link EventRepository} on SQLite. */
+export class SqliteEventRepository implements EventRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: SqliteExecutor) {}
+
+  insert(event: EventRecord): Promise<void> {
+    return this.run((db) => {
+      db.insert(events).values(event).run();
+    });
+  }
+
+  findById(customerId: string, id: string): Promise<EventRecord | undefined> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(events)
+        .where(and(eq(events.customerId, customerId), eq(events.id, id)))
+        .get(),
+    );
+  }
+}

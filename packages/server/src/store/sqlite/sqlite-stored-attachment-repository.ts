@@ -1,0 +1,56 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type {
+  StoredAttachmentInfo,
+  StoredAttachmentRecord,
+  StoredAttachmentRepository,
+} from '../stored-attachment-repository';
+import type { SqliteExecutor } from './executor';
+import { storedAttachments } from './schema-chats';
+
+const infoColumns = {
+  id: storedAttachments.id,
+  customerId: storedAttachments.customerId,
+  messageId: storedAttachments.messageId,
+  position: storedAttachments.position,
+  providerId: storedAttachments.providerId,
+  mimeType: storedAttachments.mimeType,
+  filename: storedAttachments.filename,
+  totalBytes: storedAttachments.totalBytes,
+  createdAt: storedAttachments.createdAt,
+};
+
+/** {@link StoredAttachmentRepository} on SQLite. */
+export class SqliteStoredAttachmentRepository implements StoredAttachmentRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: SqliteExecutor) {}
+
+  insert(attachment: StoredAttachmentRecord): Promise<void> {
+    return this.run((db) => {
+      db.insert(storedAttachments)
+        .values({ ...attachment, data: Buffer.from(attachment.data) })
+        .run();
+    });
+  }
+
+  findById(id: string): Promise<StoredAttachmentRecord | undefined> {
+    return this.run((db) =>
+      db.select().from(storedAttachments).where(eq(storedAttachments.id, id)).get(),
+    );
+  }
+
+  listOfMessage(customerId: string, messageId: string): Promise<StoredAttachmentInfo[]> {
+    return this.run((db) =>
+      db
+        .select(infoColumns)
+        .from(storedAttachments)
+        .where(
+          and(
+            eq(storedAttachments.customerId, customerId),
+            eq(storedAttachments.messageId, messageId),
+          ),
+        )
+        .orderBy(asc(storedAttachments.position))
+        .all(),
+    );
+  }
+}

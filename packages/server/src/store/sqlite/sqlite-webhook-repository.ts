@@ -1,0 +1,184 @@
+import type { EventType, WebhookEventSelector } from '@switchboard/contract';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import {
+  DuplicateWebhookError,
+  eventSetKey,
+  type WebhookChanges,
+  type WebhookRecord,
+  type WebhookRepository,
+} from '../webhook-repository';
+import type { SqliteOrm } from './connection';
+import type { SqliteExecutor } from './executor';
+import { webhooks } from './schema-events';
+
+type WebhookRow = typeof webhooks.$inferSelect;
+
+function toRecord({ eventsKey: _eventsKey, ...row }: WebhookRow): WebhookRecord {
+  return row;
+}
+
+/** Runs a write, turning a hit on the active-uniqueness index into {@link DuplicateWebhookError}. */
+function guardUnique<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (
+      error instanceof Error &&
+      (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+      error.message.includes('webhooks.')
+    ) {
+      throw new DuplicateWebhookError('an active webhook with this url and event set exists');
+    }
+    throw error;
+  }
+}
+
+function oldestFirst(db: SqliteOrm) {
+  return db.select().from(webhooks).$dynamic().orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+}
+
+/** {@link WebhookRepository} on SQLite. */
+export class SqliteWebhookRepository implements WebhookRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: SqliteExecutor) {}
+
+  insert(webhook: WebhookRecord): Promise<void> {
+    return this.run((db) => {
+      guardUnique(() =>
+        db
+          .insert(webhooks)
+          .values({ ...webhook, eventsKey: eventSetKey(webhook.events) })
+          .run(),
+      );
+    });
+  }
+
+  findById(customerId: string, id: string): Promise<WebhookRecord | undefined> {
+    return this.run((db) => {
+      const row = db
+        .select()
+        .from(webhooks)
+        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)))
+        .get();
+      return row && toRecord(row);
+    });
+  }
+
+  listByCustomer(customerId: string): Promise<WebhookRecord[]> {
+    return this.run((db) =>
+      oldestFirst(db).where(eq(webhooks.customerId, customerId)).all().map(toRecord),
+    );
+  }
+
+  findOldestActive(customerId: string): Promise<WebhookRecord | undefined> {
+    return this.run((db) => {
+      const row = oldestFirst(db)
+        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.active, true)))
+        .limit(1)
+        .get();
+      return row && toRecord(row);
+    });
+  }
+
+  findActiveDuplicate(
+    customerId: string,
+    url: string,
+    events: readonly WebhookEventSelector[],
+    exceptId?: string,
+  ): Promise<WebhookRecord | undefined> {
+    return this.run((db) => {
+      const row = db
+        .select()
+        .from(webhooks)
+        .where(
+          and(
+            eq(webhooks.customerId, customerId),
+            eq(webhooks.active, true),
+            eq(webhooks.url, url),
+            eq(webhooks.eventsKey, eventSetKey(events)),
+            exceptId === undefined ? undefined : ne(webhooks.id, exceptId),
+          ),
+        )
+        .get();
+      return row && toRecord(row);
+    });
+  }
+
+  listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
+    return this.run((db) =>
+      oldestFirst(db)
+        .where(
+          and(
+            eq(webhooks.customerId, customerId),
+            eq(webhooks.active, true),
+            sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_each(${webhooks.events}) where json_each.value = ${type}))`,
+          ),
+        )
+        .all()
+        .map(toRecord),
+    );
+  }
+
+  update(customerId: string, id: string, changes: WebhookChanges): Promise<boolean> {
+    return this.run((db) => {
+      const values =
+        changes.events === undefined
+          ? changes
+          : { ...changes, eventsKey: eventSetKey(changes.events) };
+      const result = guardUnique(() =>
+        db
+          .update(webhooks)
+          .set(values)
+          .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)))
+          .run(),
+      );
+      return result.changes > 0;
+    });
+  }
+
+  deactivateAll(customerId: string, at: Date): Promise<number> {
+    return this.run((db) => {
+      const result = db
+        .update(webhooks)
+        .set({ active: false, updatedAt: at })
+        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.active, true)))
+        .run();
+      return result.changes;
+    });
+  }
+
+  delete(customerId: string, id: string): Promise<boolean> {
+    return this.run((db) => {
+      const result = db
+        .delete(webhooks)
+        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)))
+        .run();
+      return result.changes > 0;
+    });
+  }
+
+  resetExhaustedChains(id: string): Promise<void> {
+    return this.run((db) => {
+      db.update(webhooks).set({ exhaustedChains: 0 }).where(eq(webhooks.id, id)).run();
+    });
+  }
+
+  recordExhaustedChain(
+    id: string,
+    threshold: number,
+    at: Date,
+  ): Promise<{ streak: number; deactivated: boolean }> {
+    return this.run((db) => {
+      const row = db
+        .update(webhooks)
+        .set({ exhaustedChains: sql`${webhooks.exhaustedChains} + 1` })
+        .where(eq(webhooks.id, id))
+        .returning({ streak: webhooks.exhaustedChains, active: webhooks.active })
+        .get();
+      if (row === undefined) return { streak: 0, deactivated: false };
+      if (!row.active || row.streak < threshold) return { streak: row.streak, deactivated: false };
+      db.update(webhooks).set({ active: false, updatedAt: at }).where(eq(webhooks.id, id)).run();
+      return { streak: row.streak, deactivated: true };
+    });
+  }
+}

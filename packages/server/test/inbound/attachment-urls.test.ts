@@ -1,0 +1,86 @@
+import type { SandboxInboundMessageResult } from '@switchboard/contract';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import {
+  buildChatApp,
+  defined,
+  expectFailure,
+  IMESSAGE_CONTACT,
+  OWN_NUMBER,
+} from '../chats/chat-test-app';
+import { buildTestApp, tempDir } from '../support/test-app';
+
+const PHOTO = { data: Buffer.from('not really a jpeg').toString('base64'), filename: 'a.jpg' };
+
+async function receivePhoto(t: Awaited<ReturnType<typeof buildChatApp>>): Promise<string> {
+  const result = await t.acme.ok<SandboxInboundMessageResult>(
+    'POST',
+    '/v1/sandbox/inbound-messages',
+    {
+      channel: 'imessage',
+      from: IMESSAGE_CONTACT,
+      to: OWN_NUMBER,
+      attachments: [PHOTO],
+    },
+  );
+  return defined(result.attachments[0]?.downloadUrl, 'downloadUrl');
+}
+
+describe('attachment download URLs', () => {
+  it('live under PUBLIC_BASE_URL and serve the stored type with no API key', async () => {
+    const t = await buildChatApp({ env: { PUBLIC_BASE_URL: 'https://sb.example.com/' } });
+    const url = new URL(await receivePhoto(t));
+    expect(url.origin).toBe('https://sb.example.com');
+    const response = await t.app.inject({ url: `${url.pathname}${url.search}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/jpeg');
+    expect(response.headers['cache-control']).toContain('no-store');
+    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(response.body).toBe('not really a jpeg');
+    // A well-signed URL of an attachment that does not exist cannot be made; an unknown id with a
+    // forged signature is refused before any lookup.
+    expectFailure(
+      await t.app.inject({ url: `/v1/attachments/att_nope${url.search}` }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
+  it('survive a restart: the generated signing key is kept in the database', async () => {
+    const dir = tempDir();
+    const first = await buildChatApp({ dir });
+    const url = new URL(await receivePhoto(first));
+    await first.close();
+    const second = await buildTestApp({ dir, env: { LOG_LEVEL: 'warn' } });
+    const response = await second.app.inject({ url: `${url.pathname}${url.search}` });
+    expect(response.statusCode, response.body).toBe(200);
+    // Still expiring one hour after it was issued.
+    second.clock.advance(60 * 60 * 1000);
+    expectFailure(
+      await second.app.inject({ url: `${url.pathname}${url.search}` }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
+  it('use ATTACHMENT_SIGNING_SECRET when set, which must be long', async () => {
+    expect(() => loadConfig({ ATTACHMENT_SIGNING_SECRET: 'short' })).toThrow(
+      /ATTACHMENT_SIGNING_SECRET/,
+    );
+    const secret = 'a-very-long-attachment-signing-secret-0123456789';
+    const dir = tempDir();
+    const first = await buildChatApp({ dir, env: { ATTACHMENT_SIGNING_SECRET: secret } });
+    const url = new URL(await receivePhoto(first));
+    await first.close();
+    // Another key on the same data: the URL no longer verifies.
+    const rotated = await buildTestApp({
+      dir,
+      env: { LOG_LEVEL: 'warn', ATTACHMENT_SIGNING_SECRET: `${secret}-rotated` },
+    });
+    expectFailure(
+      await rotated.app.inject({ url: `${url.pathname}${url.search}` }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import type {
+  MessagingProvider,
+  ProviderReactRequest,
+  ProviderSendRequest,
+} from '../../src/providers/provider';
+import { ProviderRegistry } from '../../src/providers/provider-registry';
+import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
+import type { SimulatorProvider } from '../../src/providers/simulator/simulator-provider';
+
+/** What the gateway asked of the simulated upstream: the provider side of the port, recorded. */
+export interface ProviderCalls {
+  /** Every send attempt, in order. */
+  sends: ProviderSendRequest[];
+  /** Every reaction. */
+  reactions: ProviderReactRequest[];
+  /** The simulator instances built, by instance name (their sandboxes make the world act). */
+  simulators: Map<string, SimulatorProvider>;
+}
+
+/**
+ * A provider registry whose simulator instances record the requests they receive, the way a test
+ * double of an upstream HTTP API would: the simulator still does all the work.
+ */
+export function recordingRegistry(): { registry: ProviderRegistry; calls: ProviderCalls } {
+  const calls: ProviderCalls = { sends: [], reactions: [], simulators: new Map() };
+  const simulator = createSimulatorFactory({ stepMs: 0 });
+  const registry = new ProviderRegistry().register({
+    provider: simulator.provider,
+    supportedChannels: simulator.supportedChannels,
+    create(instance) {
+      const provider = simulator.create(instance) as SimulatorProvider;
+      calls.simulators.set(instance.name, provider);
+      return new Proxy(provider, {
+        get(target, property) {
+          if (property === 'send') {
+            return (request: ProviderSendRequest) => {
+              calls.sends.push(request);
+              return target.send(request);
+            };
+          }
+          if (property === 'react') {
+            return (request: ProviderReactRequest) => {
+              calls.reactions.push(request);
+              return target.react(request);
+            };
+          }
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as MessagingProvider;
+    },
+  });
+  return { registry, calls };
+}
