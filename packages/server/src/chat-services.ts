@@ -2,7 +2,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import { AttachmentDownloads } from './domain/attachments/attachment-download';
 import { fetchAttachment } from './domain/attachments/attachment-fetcher';
-import { AttachmentSigner } from './domain/attachments/attachment-signer';
+import type { AttachmentSigner } from './domain/attachments/attachment-signer';
 import { ConversationSendResolver } from './domain/chats/chat-send-resolver';
 import { ChatService } from './domain/chats/chat-service';
 import { ForwardingLogger } from './domain/inbound/forwarding-logger';
@@ -10,7 +10,7 @@ import type { InboundDeps } from './domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from './domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from './domain/inbound/register-inbound-handlers';
 import type { MessageService } from './domain/messages/message-service';
-import { SandboxService } from './domain/sandbox/sandbox-service';
+import { SandboxService, type SandboxServiceDeps } from './domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from './domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from './domain/whatsapp/whatsapp-session-service';
 import type { EventRecorder } from './events/event-recorder';
@@ -33,8 +33,6 @@ export interface ChatServices {
   sandbox: SandboxService;
   /** Inbound messages from contacts. */
   inboundMessages: InboundMessageReceiver;
-  /** Signs and checks attachment download URLs. */
-  attachmentSigner: AttachmentSigner;
   /** Serves the signed download URLs. */
   attachmentDownloads: AttachmentDownloads;
   /** Where the inbound handlers log; attached by {@link startChats}. */
@@ -57,6 +55,10 @@ export interface ChatDependencies {
   hub: Pick<ProviderHub, 'provider' | 'on'>;
   /** The message service, into which chat-keyed sends are plugged. */
   messages: MessageService;
+  /** Signs and checks attachment download URLs. */
+  attachmentSigner: AttachmentSigner;
+  /** Checks an instance's health at once (the sandbox's health override). */
+  instanceHealth: SandboxServiceDeps['instanceHealth'];
 }
 
 /**
@@ -64,13 +66,8 @@ export interface ChatDependencies {
  * registered on the provider hub (before it starts), and chat-keyed sends on the message service.
  */
 export function createChatServices(deps: ChatDependencies): ChatServices {
-  const { store, clock, config, events, hub } = deps;
+  const { store, clock, config, events, hub, attachmentSigner } = deps;
   const logger = new ForwardingLogger();
-  const attachmentSigner = new AttachmentSigner(
-    { configured: config.attachmentSigningSecret, secrets: store.serverSecrets },
-    config.publicBaseUrl,
-    clock,
-  );
   const dispatcher = createSafeDispatcher({ allowPrivate: config.webhookAllowPrivateUrls });
   const inboundMessages = new InboundMessageReceiver({
     store,
@@ -104,9 +101,13 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
         logger.error({ err: error, chatId }, 'group created but its conversation was not stored'),
     }),
     whatsappSessions: new WhatsAppSessionService({ store, hub, events, clock, logger }),
-    sandbox: new SandboxService({ store, hub, inbound: inboundMessages }),
+    sandbox: new SandboxService({
+      store,
+      hub,
+      inbound: inboundMessages,
+      instanceHealth: deps.instanceHealth,
+    }),
     inboundMessages,
-    attachmentSigner,
     attachmentDownloads: new AttachmentDownloads(attachmentSigner, store.storedAttachments),
     chatLogger: logger,
     closeAttachmentFetches: () => dispatcher.close(),

@@ -20,7 +20,7 @@ const booleanFlag = z
 
 /**
  * Every environment variable the server reads, with its default. `docs/operators.md` documents
- * each of them; keep the two in step.
+ * each of them (see {@link CONFIG_VARIABLES}).
  */
 const EnvSchema = z.object({
   PORT: env(integer(0, 65_535).default(3000)),
@@ -64,6 +64,14 @@ const EnvSchema = z.object({
   ),
   INBOUND_ATTACHMENT_MAX_BYTES: env(integer(1).default(100 * 1024 * 1024)),
 });
+
+/**
+ * The names of every environment variable the server reads, in the order `docs/operators.md`
+ * documents them (a test keeps that table and the README's in step with this list).
+ */
+export const CONFIG_VARIABLES = Object.keys(
+  EnvSchema.shape,
+) as readonly (keyof typeof EnvSchema.shape)[];
 
 /** The validated server configuration. */
 export interface Config {

@@ -1,6 +1,12 @@
 export { type BuildAppOverrides, buildApp } from './app';
 export { type Clock, ManualClock, systemClock } from './clock';
-export { type Config, ConfigError, type LoadConfigOptions, loadConfig } from './config';
+export {
+  CONFIG_VARIABLES,
+  type Config,
+  ConfigError,
+  type LoadConfigOptions,
+  loadConfig,
+} from './config';
 export { DomainError, isDomainError } from './domain/domain-error';
 export {
   QUICKSTART_NUMBERS,

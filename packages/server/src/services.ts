@@ -2,9 +2,11 @@ import { type ChatServices, createChatServices } from './chat-services';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { ApiKeyService } from './domain/api-keys/api-key-service';
+import { AttachmentSigner } from './domain/attachments/attachment-signer';
 import { CustomerService } from './domain/customers/customer-service';
 import { HealthService } from './domain/health/health-service';
 import { InstanceService } from './domain/instances/instance-service';
+import { MessageViews } from './domain/messages/message-view';
 import { NumberService } from './domain/numbers/number-service';
 import { WebhookService } from './domain/webhooks/webhook-service';
 import { InProcessEventBus } from './events/event-bus';
@@ -45,6 +47,8 @@ export interface Services {
   messages: MessagingServices['messages'];
   /** Unsend, edit and reactions. */
   messageActions: MessagingServices['messageActions'];
+  /** Shows stored messages as the API's `Message` (download URLs signed at each read). */
+  messageViews: MessageViews;
   /** Capability checks. */
   capabilities: MessagingServices['capabilities'];
   /** The worker that hands queued messages to providers (started by the app). */
@@ -60,7 +64,7 @@ export interface Services {
   /** Inbound messages from contacts. */
   inboundMessages: ChatServices['inboundMessages'];
   /** Signs and checks attachment download URLs. */
-  attachmentSigner: ChatServices['attachmentSigner'];
+  attachmentSigner: AttachmentSigner;
   /** Serves the signed attachment download URLs. */
   attachmentDownloads: ChatServices['attachmentDownloads'];
   /** Where the inbound handlers log (attached by `startChats`). */
@@ -96,6 +100,11 @@ export function createServices(
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
   events.onDeliveriesQueued(() => webhookDispatcher.wake());
+  const attachmentSigner = new AttachmentSigner(
+    { configured: config.attachmentSigningSecret, secrets: store.serverSecrets },
+    config.publicBaseUrl,
+    clock,
+  );
   const messaging = createMessagingServices({
     store,
     clock,
@@ -121,6 +130,8 @@ export function createServices(
     }),
     webhookDispatcher,
     ...messaging,
+    messageViews: new MessageViews(attachmentSigner),
+    attachmentSigner,
     ...createChatServices({
       store,
       clock,
@@ -128,6 +139,8 @@ export function createServices(
       events,
       hub: messaging.providers,
       messages: messaging.messages,
+      attachmentSigner,
+      instanceHealth: messaging.providers,
     }),
   };
 }

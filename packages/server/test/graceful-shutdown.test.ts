@@ -3,25 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { completion, spawnEntry } from './support/child-process';
+import { completion, listeningPort, spawnEntry } from './support/child-process';
 import { ADMIN_TOKEN, tempDir } from './support/test-app';
-
-/** Resolves with the port the server logged once it listens. */
-function listeningPort(child: ReturnType<typeof spawnEntry>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
-      if (match?.[1]) {
-        child.stdout?.off('data', onData);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${buffer}`)));
-  });
-}
 
 /** A raw connection that records everything the server sends, so a request can be sent in parts. */
 function rawConnection(port: number): { socket: Socket; received: () => string } {

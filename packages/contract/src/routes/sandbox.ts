@@ -14,6 +14,8 @@ import {
   SandboxFaceTimeCall,
   SandboxFaceTimeCallRequest,
   SandboxFaceTimeStatusRequest,
+  SandboxHealthRequest,
+  SandboxHealthResult,
   SandboxInboundMessageRequest,
   SandboxInboundMessageResult,
   SandboxMessageStatusRequest,
@@ -29,8 +31,26 @@ import { WhatsAppNumberPathParams, WhatsAppSession } from '../schemas/whatsapp-s
 
 const metadata = { tag: 'Sandbox' } satisfies RouteMetadata;
 
-const SIMULATOR_NOTE =
-  'Only for your numbers served by the simulator: any other number answers 404 `NOT_FOUND`. The action flows through the same inbound path as a real upstream’s events.';
+// What the actions of a contact on one of the caller's numbers can answer.
+const CONTACT_ACTION_ERRORS = errors(
+  'VALIDATION_ERROR',
+  'INVALID_PHONE_NUMBER',
+  'CHANNEL_NOT_SUPPORTED',
+  'NOT_FOUND',
+);
+
+// What the WhatsApp session actions with a body can answer.
+const SESSION_ACTION_ERRORS = errors(
+  'VALIDATION_ERROR',
+  'INVALID_PHONE_NUMBER',
+  'INVALID_STATUS',
+  'CHANNEL_NOT_SUPPORTED',
+  'NOT_FOUND',
+);
+
+const SIMULATED_NUMBERS_ONLY =
+  'Only for your numbers served by the simulator: any other number answers 404 `NOT_FOUND`.';
+const SIMULATOR_NOTE = `${SIMULATED_NUMBERS_ONLY} The action flows through the same inbound path as a real upstream’s events.`;
 
 /**
  * The sandbox routes (`/v1/sandbox`): make the simulated world act (contacts writing, reacting,
@@ -46,7 +66,7 @@ export const sandboxContract = c.router(
       body: SandboxInboundMessageRequest,
       responses: {
         200: envelope(SandboxInboundMessageResult),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
       },
       metadata,
     },
@@ -58,7 +78,7 @@ export const sandboxContract = c.router(
       body: SandboxReactionRequest,
       responses: {
         200: envelope(SandboxReactionResult),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
       },
       metadata,
     },
@@ -70,7 +90,7 @@ export const sandboxContract = c.router(
       body: SandboxTypingRequest,
       responses: {
         200: envelope(SandboxTypingResult),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
       },
       metadata,
     },
@@ -95,7 +115,7 @@ export const sandboxContract = c.router(
       body: SandboxAudioKeptRequest,
       responses: {
         200: envelope(SandboxAudioKeptResult),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
       },
       metadata,
     },
@@ -120,7 +140,7 @@ export const sandboxContract = c.router(
       body: SandboxFaceTimeCallRequest,
       responses: {
         200: envelope(SandboxFaceTimeCall),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
       },
       metadata,
     },
@@ -160,13 +180,7 @@ export const sandboxContract = c.router(
       body: SandboxEnterPairingCodeRequest,
       responses: {
         200: envelope(WhatsAppSession),
-        ...errors(
-          'VALIDATION_ERROR',
-          'INVALID_PHONE_NUMBER',
-          'INVALID_STATUS',
-          'CHANNEL_NOT_SUPPORTED',
-          'NOT_FOUND',
-        ),
+        ...SESSION_ACTION_ERRORS,
       },
       metadata,
     },
@@ -179,13 +193,7 @@ export const sandboxContract = c.router(
       body: SandboxDropConnectionRequest.optional(),
       responses: {
         200: envelope(WhatsAppSession),
-        ...errors(
-          'VALIDATION_ERROR',
-          'INVALID_PHONE_NUMBER',
-          'INVALID_STATUS',
-          'CHANNEL_NOT_SUPPORTED',
-          'NOT_FOUND',
-        ),
+        ...SESSION_ACTION_ERRORS,
       },
       metadata,
     },
@@ -198,7 +206,21 @@ export const sandboxContract = c.router(
       body: SandboxResolveLidRequest,
       responses: {
         200: envelope(SandboxResolveLidResult),
-        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'CHANNEL_NOT_SUPPORTED', 'NOT_FOUND'),
+        ...CONTACT_ACTION_ERRORS,
+      },
+      metadata,
+    },
+    setInstanceHealth: {
+      method: 'POST',
+      path: '/numbers/:phoneNumber/health',
+      // The owned-number parameter of the WhatsApp routes: E.164, the leading + optional.
+      pathParams: WhatsAppNumberPathParams,
+      summary: 'Simulate a provider instance’s health',
+      description: `The simulator instance serving the number reports this health from now on (until changed again or the server restarts), and it is checked at once: \`GET /health\` and \`GET /v1/numbers\` show it for every number the instance serves. \`healthy\` removes the override. ${SIMULATED_NUMBERS_ONLY}`,
+      body: SandboxHealthRequest,
+      responses: {
+        200: envelope(SandboxHealthResult),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
       },
       metadata,
     },

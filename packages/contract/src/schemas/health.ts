@@ -2,6 +2,22 @@ import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
 import { Timestamp } from './common';
 
+/**
+ * Why a provider instance is not fully healthy: the spec's four BlueBubbles conditions, and
+ * upstream trouble. The health report shows each as a sentence (`warnings`).
+ */
+export const HEALTH_WARNING_CODES = [
+  'private_api_disabled',
+  'private_api_helper_disconnected',
+  'imessage_account_missing',
+  'icloud_account_missing',
+  'upstream_unreachable',
+  'credentials_rejected',
+  'whatsapp_session_disconnected',
+] as const;
+/** Why a provider instance is not fully healthy. */
+export type HealthWarningCode = (typeof HEALTH_WARNING_CODES)[number];
+
 /** One dependency check inside the health report. */
 export const HealthCheck = z.object({
   status: doc(z.string(), {

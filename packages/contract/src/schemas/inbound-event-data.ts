@@ -3,6 +3,7 @@ import { component, doc } from '../openapi-meta';
 import { ChatChannel } from './chat';
 import { Channel, MessageId } from './common';
 import { eventAddress } from './event-fields';
+import { TAPBACK_TYPES } from './message';
 import { ConversationFragment } from './message-event-data';
 
 /** A file of an inbound message. */
@@ -118,16 +119,7 @@ export const MessageInboundData = component(
 export type MessageInboundData = z.infer<typeof MessageInboundData>;
 
 /** The reaction types a contact's reaction can have. */
-export const INBOUND_REACTION_TYPES = [
-  'love',
-  'like',
-  'dislike',
-  'laugh',
-  'emphasize',
-  'question',
-  'emoji',
-  'remove',
-] as const;
+export const INBOUND_REACTION_TYPES = [...TAPBACK_TYPES, 'emoji', 'remove'] as const;
 
 /** Data of `message.reaction`. */
 export const MessageReactionData = component(

@@ -76,9 +76,27 @@ export function recipientKind(value: string): RecipientKind | null {
 }
 
 /** A new https URL schema (a fresh instance per field, so each can carry its own docs). */
-function httpsUrl() {
+export function httpsUrl() {
   return z.string().max(URL_MAX_LENGTH).refine(isHttpUrl, { message: OUTBOUND_URL_MESSAGE });
 }
+
+/** A new schema of a file's MIME type, such as `image/png` (a fresh instance, for its own docs). */
+export function mimeTypeString() {
+  return z.string().regex(MIME_TYPE_PATTERN, { message: 'must be a MIME type such as image/png' });
+}
+
+/** A new schema of a file name without a path (a fresh instance, for its own docs). */
+export function fileName() {
+  return z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^/\\]+$/, { message: 'must be a file name without a path' });
+}
+
+/** The message of an attachment's `data` that is not standard base64. */
+export const BASE64_MESSAGE =
+  'must be non-empty standard base64 (RFC 4648, with padding, no data: prefix)';
 
 /**
  * Why a media URL is refused, or null when it is fine. URLs without a file extension pass:
@@ -95,8 +113,13 @@ function mediaUrlProblem(value: string): string | null {
 }
 
 /** True when the value is standard base64 (RFC 4648 section 4) with padding. */
-function isBase64(value: string): boolean {
+export function isBase64(value: string): boolean {
   return value.length % 4 === 0 && BASE64_CHARS_PATTERN.test(value);
+}
+
+/** Answers a phone-like value that is not E.164 with `INVALID_PHONE_NUMBER`. */
+function addNotE164Issue(ctx: z.RefinementCtx): void {
+  addCodedIssue(ctx, 'INVALID_PHONE_NUMBER', 'is not an E.164 phone number (+ and 2 to 15 digits)');
 }
 
 /**
@@ -106,11 +129,7 @@ function isBase64(value: string): boolean {
 export const MessageRecipient = z.string().superRefine((value, ctx) => {
   if (recipientKind(value) !== null) return;
   if (PHONE_LIKE_PATTERN.test(value)) {
-    addCodedIssue(
-      ctx,
-      'INVALID_PHONE_NUMBER',
-      'is not an E.164 phone number (+ and 2 to 15 digits)',
-    );
+    addNotE164Issue(ctx);
   } else {
     addCodedIssue(
       ctx,
@@ -120,22 +139,35 @@ export const MessageRecipient = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** A further address form {@link phoneOrEmailCheck} admits. */
+export interface ExtraAddressForm {
+  /** The form's pattern. */
+  pattern: RegExp;
+  /** How the error message names it, such as `an <id>@lid handle`. */
+  name: string;
+}
+
+/**
+ * A refinement admitting an E.164 phone number, an e-mail style address and, when given, one
+ * further form. A phone-like value that is not E.164 answers `INVALID_PHONE_NUMBER`.
+ */
+export function phoneOrEmailCheck(extra?: ExtraAddressForm) {
+  const expected = extra
+    ? `must be an E.164 phone number, an e-mail style address or ${extra.name}`
+    : 'must be an E.164 phone number or an e-mail style address';
+  return (value: string, ctx: z.RefinementCtx): void => {
+    if (E164_PATTERN.test(value) || EMAIL_PATTERN.test(value)) return;
+    if (extra?.pattern.test(value)) return;
+    if (PHONE_LIKE_PATTERN.test(value)) {
+      addNotE164Issue(ctx);
+    } else {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: expected });
+    }
+  };
+}
+
 /** A send's `from`: an E.164 phone number or an e-mail style address. */
-export const SenderAddress = z.string().superRefine((value, ctx) => {
-  if (E164_PATTERN.test(value) || EMAIL_PATTERN.test(value)) return;
-  if (PHONE_LIKE_PATTERN.test(value)) {
-    addCodedIssue(
-      ctx,
-      'INVALID_PHONE_NUMBER',
-      'is not an E.164 phone number (+ and 2 to 15 digits)',
-    );
-  } else {
-    ctx.addIssue({
-      code: z.ZodIssueCode.custom,
-      message: 'must be an E.164 phone number or an e-mail style address',
-    });
-  }
-});
+export const SenderAddress = z.string().superRefine(phoneOrEmailCheck());
 
 /** Message text: at most 10,000 characters. */
 export const MessageText = z.string().max(MESSAGE_TEXT_MAX_LENGTH, {
@@ -204,23 +236,34 @@ export const MessageEffect = component('MessageEffect', z.enum(MESSAGE_EFFECTS),
 /** An iMessage effect. */
 export type MessageEffect = z.infer<typeof MessageEffect>;
 
+/** The six tapbacks (iMessage reactions; on whatsapp they map to {@link WHATSAPP_TAPBACK_EMOJI}). */
+export const TAPBACK_TYPES = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'] as const;
+/** A tapback. */
+export type TapbackType = (typeof TAPBACK_TYPES)[number];
+
+/** A tapback type or its negative (removing) form. */
+export type KnownReactionType = TapbackType | `-${TapbackType}`;
 /** The tapback types and their negative (removing) forms. */
-export const KNOWN_REACTION_TYPES = [
-  'love',
-  'like',
-  'dislike',
-  'laugh',
-  'emphasize',
-  'question',
-  '-love',
-  '-like',
-  '-dislike',
-  '-laugh',
-  '-emphasize',
-  '-question',
-] as const;
-/** A tapback type or its negative form. */
-export type KnownReactionType = (typeof KNOWN_REACTION_TYPES)[number];
+export const KNOWN_REACTION_TYPES: readonly KnownReactionType[] = [
+  ...TAPBACK_TYPES,
+  ...TAPBACK_TYPES.map((type) => `-${type}` as const),
+];
+
+/** The emoji each tapback maps to on whatsapp (the spec's table). */
+export const WHATSAPP_TAPBACK_EMOJI: Readonly<Record<TapbackType, string>> = {
+  love: '❤️',
+  like: '👍',
+  dislike: '👎',
+  laugh: '😂',
+  emphasize: '‼️',
+  question: '❓',
+};
+
+// The lists in the ReactionType description, written from the constants above.
+const TAPBACK_LIST = TAPBACK_TYPES.map((type) => `\`${type}\``).join(', ');
+const WHATSAPP_EMOJI_LIST = TAPBACK_TYPES.map(
+  (type) => `${type} ${WHATSAPP_TAPBACK_EMOJI[type]}`,
+).join(', ');
 
 /**
  * A reaction type: one of {@link KNOWN_REACTION_TYPES}, or on whatsapp any other string (an
@@ -239,8 +282,7 @@ export const ReactionType = component(
       message: 'must not be blank',
     }),
   {
-    description:
-      'Tapback: `love`, `like`, `dislike`, `laugh`, `emphasize`, `question`, or the negative form (`-love`, …) to remove one added through the API. imessage accepts only these twelve values. On whatsapp they map to emoji (love ❤️, like 👍, dislike 👎, laugh 😂, emphasize ‼️, question ❓) and any other string, such as an emoji, is passed through verbatim.',
+    description: `Tapback: ${TAPBACK_LIST}, or the negative form (\`-love\`, …) to remove one added through the API. imessage accepts only these twelve values. On whatsapp they map to emoji (${WHATSAPP_EMOJI_LIST}) and any other string, such as an emoji, is passed through verbatim.`,
     example: 'love',
   },
 );
@@ -325,26 +367,15 @@ export const Attachment = component(
         description:
           'The file as standard base64 (RFC 4648, with padding, no `data:` prefix), for type `base64`.',
       }),
-      mimeType: doc(
-        z
-          .string()
-          .regex(MIME_TYPE_PATTERN, { message: 'must be a MIME type such as image/png' })
-          .optional(),
-        {
-          description:
-            'MIME type of the file; inferred from the filename or the bytes when omitted (`application/octet-stream` as a last resort).',
-          example: 'application/pdf',
-        },
-      ),
-      filename: doc(
-        z
-          .string()
-          .min(1)
-          .max(255)
-          .regex(/^[^/\\]+$/, { message: 'must be a file name without a path' })
-          .optional(),
-        { description: 'File name shown to the recipient.', example: 'invoice-1842.pdf' },
-      ),
+      mimeType: doc(mimeTypeString().optional(), {
+        description:
+          'MIME type of the file; inferred from the filename or the bytes when omitted (`application/octet-stream` as a last resort).',
+        example: 'application/pdf',
+      }),
+      filename: doc(fileName().optional(), {
+        description: 'File name shown to the recipient.',
+        example: 'invoice-1842.pdf',
+      }),
       isAudioMessage: doc(z.boolean().optional(), {
         description:
           'Deliver an audio file as a voice memo (imessage, whatsapp); requires empty `content.text`. Without it audio arrives as a plain file.',
@@ -379,11 +410,7 @@ export const Attachment = component(
         });
       }
       if (type === 'base64' && item.data !== undefined && !isBase64(item.data)) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['data'],
-          message: 'must be non-empty standard base64 (RFC 4648, with padding, no data: prefix)',
-        });
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['data'], message: BASE64_MESSAGE });
       }
       if (
         item.isAudioMessage === true &&

@@ -1,21 +1,20 @@
 import { z } from 'zod';
 import { FaceTimeCallStatus } from '../events';
-import { component, doc } from '../openapi-meta';
+import { component, doc, type SchemaDocs } from '../openapi-meta';
 import { ChatChannel } from './chat';
-import {
-  addCodedIssue,
-  Channel,
-  E164_PATTERN,
-  EMAIL_PATTERN,
-  isHttpUrl,
-  MessageId,
-  OUTBOUND_URL_MESSAGE,
-  PHONE_LIKE_PATTERN,
-  PhoneNumber,
-  Uuid,
-} from './common';
+import { Channel, HealthStatus, MessageId, PhoneNumber, Uuid } from './common';
+import { HEALTH_WARNING_CODES } from './health';
 import { InboundAttachment, OtpDetection } from './inbound-event-data';
-import { MESSAGE_TEXT_MAX_LENGTH } from './message';
+import {
+  BASE64_MESSAGE,
+  fileName,
+  httpsUrl,
+  isBase64,
+  MESSAGE_TEXT_MAX_LENGTH,
+  mimeTypeString,
+  phoneOrEmailCheck,
+  TAPBACK_TYPES,
+} from './message';
 
 // The sandbox lets a developer make the simulated world act: contacts writing, reacting, typing,
 // calling, phones scanning QR codes. Every request names one of the caller's own numbers served by
@@ -28,41 +27,56 @@ export const LID_PATTERN = /^\d{1,30}@lid$/;
 /** The most attachments one simulated inbound message may carry (the send limit). */
 export const SANDBOX_ATTACHMENTS_MAX = 20;
 
-const MIME_TYPE_PATTERN = /^[\w.+-]+\/[\w.+-]+$/;
-// Standard alphabet, padding only at the end; a plain class keeps the check linear on big payloads.
-const BASE64_CHARS_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
-
 /**
  * A new contact-address schema: E.164, an e-mail style address, and (when `allowLid`) a WhatsApp
  * `<id>@lid` handle. A phone-like value that is not E.164 answers `INVALID_PHONE_NUMBER`.
  */
 function contactAddress(description: string, example: string, allowLid = false) {
-  return doc(
-    z
-      .string()
-      .max(320)
-      .superRefine((value, ctx) => {
-        if (E164_PATTERN.test(value) || EMAIL_PATTERN.test(value)) return;
-        if (allowLid && LID_PATTERN.test(value)) return;
-        if (PHONE_LIKE_PATTERN.test(value)) {
-          addCodedIssue(ctx, 'INVALID_PHONE_NUMBER', 'is not an E.164 phone number');
-          return;
-        }
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: allowLid
-            ? 'must be an E.164 phone number, an e-mail style address or an <id>@lid handle'
-            : 'must be an E.164 phone number or an e-mail style address',
-        });
-      }),
-    { description, example },
+  const check = phoneOrEmailCheck(
+    allowLid ? { pattern: LID_PATTERN, name: 'an <id>@lid handle' } : undefined,
   );
+  return doc(z.string().max(320).superRefine(check), { description, example });
 }
 
 /** A new schema of one of the caller's numbers (or its e-mail style address) as the receiver. */
 function ownAddress(description: string) {
   return contactAddress(description, '+14155550100');
 }
+
+/** A new schema of the provider chat id an action happens in (a fresh instance, for its docs). */
+function chatIdField(docs: SchemaDocs) {
+  return doc(z.string().min(1).max(255).optional(), docs);
+}
+
+/**
+ * The fields naming the message a contact acts on: the gateway's `messageId`, or the provider's
+ * `targetExternalId` (checked by {@link requireOneTarget}).
+ */
+function targetFields(messageIdDocs: SchemaDocs, externalIdDocs: SchemaDocs) {
+  return {
+    messageId: doc(MessageId.optional(), messageIdDocs),
+    targetExternalId: doc(z.string().min(1).max(255).optional(), externalIdDocs),
+  };
+}
+
+/** Exactly one of `messageId` and `targetExternalId` names the target. */
+function requireOneTarget(
+  body: { messageId?: string | undefined; targetExternalId?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if ((body.messageId === undefined) === (body.targetExternalId === undefined)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['messageId'],
+      message: 'exactly one of messageId and targetExternalId is required',
+    });
+  }
+}
+
+/** What a simulated typing indicator says. */
+const TYPING_STATUSES = ['start', 'stop'] as const;
+/** The statuses the sandbox can report for a sent message. */
+const REPORTABLE_STATUSES = ['delivered', 'read', 'failed'] as const;
 
 /** A file a simulated contact sends: inline base64 bytes or an https URL the server fetches. */
 export const SandboxAttachment = component(
@@ -75,35 +89,21 @@ export const SandboxAttachment = component(
           'The file as standard base64 (RFC 4648, with padding). Exactly one of `data` and `url`.',
         example: 'iVBORw0KGgo=',
       }),
-      url: doc(
-        z.string().max(2048).refine(isHttpUrl, { message: OUTBOUND_URL_MESSAGE }).optional(),
-        {
-          format: 'uri',
-          description:
-            'HTTPS URL the server fetches, as it fetches a real upstream’s media. If the fetch fails, the attachment arrives with a `note` instead of a `downloadUrl`.',
-          example: 'https://cdn.example.com/photos/IMG_0412.jpg',
-        },
-      ),
-      mimeType: doc(
-        z
-          .string()
-          .regex(MIME_TYPE_PATTERN, { message: 'must be a MIME type such as image/png' })
-          .optional(),
-        {
-          description:
-            'MIME type; inferred from the file name when omitted (`application/octet-stream` as a last resort).',
-          example: 'image/jpeg',
-        },
-      ),
-      filename: doc(
-        z
-          .string()
-          .min(1)
-          .max(255)
-          .regex(/^[^/\\]+$/, { message: 'must be a file name without a path' })
-          .optional(),
-        { description: 'File name the contact gives, if any.', example: 'IMG_0412.jpg' },
-      ),
+      url: doc(httpsUrl().optional(), {
+        format: 'uri',
+        description:
+          'HTTPS URL the server fetches, as it fetches a real upstream’s media. If the fetch fails, the attachment arrives with a `note` instead of a `downloadUrl`.',
+        example: 'https://cdn.example.com/photos/IMG_0412.jpg',
+      }),
+      mimeType: doc(mimeTypeString().optional(), {
+        description:
+          'MIME type; inferred from the file name when omitted (`application/octet-stream` as a last resort).',
+        example: 'image/jpeg',
+      }),
+      filename: doc(fileName().optional(), {
+        description: 'File name the contact gives, if any.',
+        example: 'IMG_0412.jpg',
+      }),
     })
     .strict()
     .superRefine((item, ctx) => {
@@ -114,15 +114,8 @@ export const SandboxAttachment = component(
           message: 'exactly one of data and url is required',
         });
       }
-      if (
-        item.data !== undefined &&
-        (item.data.length % 4 !== 0 || !BASE64_CHARS_PATTERN.test(item.data))
-      ) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['data'],
-          message: 'must be non-empty standard base64 (RFC 4648, with padding, no data: prefix)',
-        });
+      if (item.data !== undefined && !isBase64(item.data)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['data'], message: BASE64_MESSAGE });
       }
     }),
   {
@@ -154,7 +147,7 @@ export const SandboxInboundMessageRequest = component(
       attachments: doc(z.array(SandboxAttachment).min(1).max(SANDBOX_ATTACHMENTS_MAX).optional(), {
         description: 'Files, 1 to 20.',
       }),
-      chatId: doc(z.string().min(1).max(255).optional(), {
+      chatId: chatIdField({
         description:
           'The chat it arrives in: a group (`iMessage;+;chat…`, `…@g.us`) or a direct chat id. Omit for a plain direct message.',
         example: 'iMessage;+;chat493027156834',
@@ -232,13 +225,10 @@ export const SandboxInboundMessageResult = component(
 export type SandboxInboundMessageResult = z.infer<typeof SandboxInboundMessageResult>;
 
 /** The reactions a simulated contact can send: the six tapbacks and any emoji. */
-export const SandboxReactionType = doc(
-  z.enum(['love', 'like', 'dislike', 'laugh', 'emphasize', 'question', 'emoji']),
-  {
-    description: 'A tapback, or `emoji` with the `emoji` field.',
-    example: 'love',
-  },
-);
+export const SandboxReactionType = doc(z.enum([...TAPBACK_TYPES, 'emoji']), {
+  description: 'A tapback, or `emoji` with the `emoji` field.',
+  example: 'love',
+});
 /** A reaction type of the sandbox. */
 export type SandboxReactionType = z.infer<typeof SandboxReactionType>;
 
@@ -250,15 +240,17 @@ export const SandboxReactionRequest = component(
       channel: Channel,
       from: contactAddress('The contact reacting.', '+14155550123', true),
       to: ownAddress('Your number the reacted message belongs to; served by the simulator.'),
-      messageId: doc(MessageId.optional(), {
-        description:
-          'Your message reacted to (outbound or inbound). Exactly one of `messageId` and `targetExternalId`.',
-      }),
-      targetExternalId: doc(z.string().min(1).max(255).optional(), {
-        description:
-          'A provider id instead, for example one the gateway does not know (then `targetMessageId` is null in the event).',
-        example: '6F1C2A9E-3B4D-4E5F-8A7B-9C0D1E2F3A4B',
-      }),
+      ...targetFields(
+        {
+          description:
+            'Your message reacted to (outbound or inbound). Exactly one of `messageId` and `targetExternalId`.',
+        },
+        {
+          description:
+            'A provider id instead, for example one the gateway does not know (then `targetMessageId` is null in the event).',
+          example: '6F1C2A9E-3B4D-4E5F-8A7B-9C0D1E2F3A4B',
+        },
+      ),
       type: SandboxReactionType,
       emoji: doc(z.string().min(1).max(32).optional(), {
         description: 'The emoji, when `type` is `emoji`.',
@@ -267,19 +259,11 @@ export const SandboxReactionRequest = component(
       remove: doc(z.boolean().optional(), {
         description: 'True to take the reaction back (the event has type `remove`).',
       }),
-      chatId: doc(z.string().min(1).max(255).optional(), {
-        description: 'The group, when the reaction happens in one.',
-      }),
+      chatId: chatIdField({ description: 'The group, when the reaction happens in one.' }),
     })
     .strict()
     .superRefine((body, ctx) => {
-      if ((body.messageId === undefined) === (body.targetExternalId === undefined)) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['messageId'],
-          message: 'exactly one of messageId and targetExternalId is required',
-        });
-      }
+      requireOneTarget(body, ctx);
       if ((body.type === 'emoji') !== (body.emoji !== undefined)) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
@@ -324,10 +308,8 @@ export const SandboxTypingRequest = component(
       channel: ChatChannel,
       from: contactAddress('The contact typing.', '+14155550123', true),
       to: ownAddress('Your number; served by the simulator.'),
-      status: doc(z.enum(['start', 'stop']), { description: 'Starts or stops typing.' }),
-      chatId: doc(z.string().min(1).max(255).optional(), {
-        description: 'The group, when typing in one.',
-      }),
+      status: doc(z.enum(TYPING_STATUSES), { description: 'Starts or stops typing.' }),
+      chatId: chatIdField({ description: 'The group, when typing in one.' }),
     })
     .strict(),
   {
@@ -341,7 +323,7 @@ export type SandboxTypingRequest = z.infer<typeof SandboxTypingRequest>;
 
 /** What a simulated typing indicator did. */
 export const SandboxTypingResult = z.object({
-  status: z.enum(['start', 'stop']),
+  status: z.enum(TYPING_STATUSES),
   emitted: doc(z.boolean(), {
     description: 'True when it produced a `typing.indicator` event (whatsapp only).',
   }),
@@ -354,7 +336,7 @@ export const SandboxMessageStatusRequest = component(
   'SandboxMessageStatusRequest',
   z
     .object({
-      status: doc(z.enum(['delivered', 'read', 'failed']), {
+      status: doc(z.enum(REPORTABLE_STATUSES), {
         description:
           '`read` is a read receipt (not on sms); `failed` a late carrier failure. Status only moves forward.',
       }),
@@ -369,7 +351,7 @@ export type SandboxMessageStatusRequest = z.infer<typeof SandboxMessageStatusReq
 export const SandboxMessageStatusResult = z.object({
   messageId: MessageId,
   externalId: doc(z.string(), { description: 'The provider id the report was for.' }),
-  status: z.enum(['delivered', 'read', 'failed']),
+  status: z.enum(REPORTABLE_STATUSES),
 });
 /** What a simulated status report did. */
 export type SandboxMessageStatusResult = z.infer<typeof SandboxMessageStatusResult>;
@@ -381,23 +363,13 @@ export const SandboxAudioKeptRequest = component(
     .object({
       from: contactAddress('The contact keeping the voice note.', '+14155550123'),
       to: ownAddress('Your number that sent it; served by the simulator (imessage).'),
-      messageId: doc(MessageId.optional(), {
-        description: 'Your voice note. Exactly one of `messageId` and `targetExternalId`.',
-      }),
-      targetExternalId: doc(z.string().min(1).max(255).optional(), {
-        description: 'A provider id instead (then `targetMessageId` is null in the event).',
-      }),
+      ...targetFields(
+        { description: 'Your voice note. Exactly one of `messageId` and `targetExternalId`.' },
+        { description: 'A provider id instead (then `targetMessageId` is null in the event).' },
+      ),
     })
     .strict()
-    .superRefine((body, ctx) => {
-      if ((body.messageId === undefined) === (body.targetExternalId === undefined)) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['messageId'],
-          message: 'exactly one of messageId and targetExternalId is required',
-        });
-      }
-    }),
+    .superRefine(requireOneTarget),
   {
     description: 'A simulated contact keeps a voice note you sent (imessage).',
     example: {
@@ -604,3 +576,64 @@ export const SandboxResolveLidResult = z.object({
 });
 /** What a simulated `@lid` resolution changed. */
 export type SandboxResolveLidResult = z.infer<typeof SandboxResolveLidResult>;
+
+/** The health values the sandbox can give a simulator instance. */
+const OVERRIDE_HEALTH_STATUSES = ['healthy', 'degraded', 'unhealthy'] as const;
+
+/** `POST /v1/sandbox/numbers/{phoneNumber}/health` body. */
+export const SandboxHealthRequest = component(
+  'SandboxHealthRequest',
+  z
+    .object({
+      status: doc(z.enum(OVERRIDE_HEALTH_STATUSES), {
+        description:
+          'What the instance’s health checks answer from now on; `healthy` removes the override.',
+      }),
+      warnings: doc(z.array(z.enum(HEALTH_WARNING_CODES)).max(HEALTH_WARNING_CODES.length), {
+        description:
+          'Why it is not healthy, as a real instance reports it (each shown as a sentence in `/health`); only with `degraded` or `unhealthy`.',
+        example: ['private_api_disabled'],
+      }).optional(),
+    })
+    .strict()
+    .superRefine((body, ctx) => {
+      if (body.status === 'healthy' && body.warnings !== undefined && body.warnings.length > 0) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['warnings'],
+          message: 'must be empty when status is healthy',
+        });
+      }
+    }),
+  {
+    description:
+      'The health the simulator instance serving the number reports (every number it serves shows it).',
+    example: { status: 'degraded', warnings: ['private_api_disabled'] },
+  },
+);
+/** The body of a simulated health change. */
+export type SandboxHealthRequest = z.infer<typeof SandboxHealthRequest>;
+
+/** What a simulated health change recorded. */
+export const SandboxHealthResult = z.object({
+  instanceName: doc(z.string(), {
+    description: 'The simulator instance serving the number.',
+    example: 'simulator',
+  }),
+  // A fresh enum: doc() annotates a schema in place, and HealthStatus is shared.
+  status: doc(z.enum(HealthStatus.options), {
+    description: 'What the health check recorded.',
+  }),
+  warnings: doc(z.array(z.string()), {
+    description: 'The warnings as `/health` shows them.',
+    example: ['Private API disabled'],
+  }),
+  // A fresh string: doc() annotates a schema in place, and Timestamp is shared.
+  checkedAt: doc(z.string(), {
+    format: 'date-time',
+    description: 'When the health check that recorded it ran.',
+    example: '2026-11-21T10:00:00.000Z',
+  }),
+});
+/** What a simulated health change recorded. */
+export type SandboxHealthResult = z.infer<typeof SandboxHealthResult>;

@@ -17,6 +17,11 @@ export interface EventStreamParams<Type extends EventType = EventType> {
    * connection counts as dropped and is reopened; default 45 000.
    */
   idleTimeout?: number | undefined;
+  /**
+   * Called each time a connection is open, the first one and every reconnect. Events emitted
+   * after it are received, so start the action you want to follow (a send) once it was called.
+   */
+  onOpen?: (() => void) | undefined;
 }
 
 /** The live event stream (`GET /v1/events`). */
@@ -48,6 +53,7 @@ export class Events extends APIResource {
       connectTimeout: options.timeout,
       idleTimeout: params.idleTimeout,
       reconnect: params.reconnect,
+      onOpen: params.onOpen,
       sleep: this._transport.sleep,
       random: this._transport.random,
     });

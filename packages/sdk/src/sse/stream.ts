@@ -40,6 +40,8 @@ export interface EventStreamConfig {
   idleTimeout?: number | undefined;
   /** Reconnect backoff. */
   reconnect?: ReconnectOptions | undefined;
+  /** Called each time a connection is open (the first one and every reconnect). */
+  onOpen?: (() => void) | undefined;
   /** The wait between reconnects. */
   sleep: Sleep;
   /** The jitter source, in [0, 1). */
@@ -106,6 +108,13 @@ export class EventStream<Event> implements AsyncIterable<Event> {
             ...(this.#lastEventId === undefined ? {} : { 'Last-Event-ID': this.#lastEventId }),
           },
         });
+        // The server subscribes the connection before it sends the headers, so every event
+        // emitted after this call is received: callers can act (send) once the stream is live.
+        try {
+          this.#config.onOpen?.();
+        } catch (callbackError) {
+          throw new OnOpenCallbackError(callbackError);
+        }
         const frames = readFrames(response, connection, this.#idleTimeout(), (ms) => {
           serverRetry = ms;
         });
@@ -118,6 +127,8 @@ export class EventStream<Event> implements AsyncIterable<Event> {
         }
       } catch (error) {
         if (signal?.aborted || error instanceof APIUserAbortError) return;
+        // The caller's own callback failed: that is not a dropped connection to retry.
+        if (error instanceof OnOpenCallbackError) throw error.cause;
         failure = attemptFailure(error);
         if (!isRetryable(failure, true)) throw error;
         cause = error;
@@ -142,6 +153,13 @@ export class EventStream<Event> implements AsyncIterable<Event> {
 
   #idleTimeout(): number {
     return this.#config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+  }
+}
+
+/** Carries an exception of the `onOpen` callback past the reconnect logic. */
+class OnOpenCallbackError extends Error {
+  constructor(cause: unknown) {
+    super('onOpen threw', { cause });
   }
 }
 

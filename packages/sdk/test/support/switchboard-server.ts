@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AssignedNumber, CreatedApiKey, Customer, Instance } from '@switchboard/contract';
 import { type BuildAppOverrides, buildApp, loadConfig } from '@switchboard/server';
 
 /** A real Switchboard server listening on loopback, with one customer and its API key. */
@@ -9,52 +13,104 @@ export interface SwitchboardServer {
   customerId: string;
   /** The operator token of the admin API. */
   adminToken: string;
+  /** The customer's sender numbers, the default first (empty unless `numbers` was given). */
+  numbers: string[];
+  /** How many event streams the server holds open (to know when a stream is subscribed). */
+  openStreams(): number;
+  /** Stops the server and removes its database. */
   close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  /** Replacements passed to `buildApp` (a `ManualClock` for rate-limit windows). */
+  overrides?: BuildAppOverrides;
+  /**
+   * Sender numbers to assign to the customer on one simulator instance (all three channels),
+   * the first one the default.
+   */
+  numbers?: readonly string[];
 }
 
 const ADMIN_TOKEN = 'sdk-test-admin-token-0123456789';
 
 /**
- * Starts the real server in process (in-memory SQLite, simulator provider, silent logs) on a free
- * loopback port, and creates a customer and an API key through the admin API.
+ * Starts the real server in process (a temporary SQLite file, the simulator with instant steps,
+ * loopback webhooks allowed, silent logs) on a free loopback port, and creates a customer, an API
+ * key and, when asked, sender numbers through the admin API.
  */
-export async function startServer(
-  environment: Record<string, string> = {},
-  overrides: BuildAppOverrides = {},
-): Promise<SwitchboardServer> {
+export async function startServer(options: StartServerOptions = {}): Promise<SwitchboardServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-sdk-'));
   const config = loadConfig({
-    DATABASE_URL: ':memory:',
+    DATABASE_URL: join(dir, 'switchboard.db'),
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'silent',
     SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    SIMULATOR_STEP_MS: '10',
-    ...environment,
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+    SIMULATOR_STEP_MS: '0',
+    // Polling a message's status adds up; the rate-limit tests set their own small limit.
+    RATE_LIMIT_PER_MINUTE: '10000',
+    ...options.env,
   });
-  const app = await buildApp(config, overrides);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const baseUrl = address.replace('localhost', '127.0.0.1');
+  const app = await buildApp(config, options.overrides);
+  const close = async () => {
+    const closing = app.close();
+    // After a client aborts an event stream, Node's fetch opens a spare connection that never
+    // sends a request; the server's close would wait seconds for the client to drop it.
+    app.server.closeAllConnections();
+    await closing;
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
-    const customer = await admin<{ id: string }>(baseUrl, '/admin/v1/customers', {
-      name: 'SDK tests',
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const baseUrl = address.replace('localhost', '127.0.0.1');
+    const customer = await admin<Customer>(baseUrl, '/admin/v1/customers', { name: 'SDK tests' });
+    const key = await admin<CreatedApiKey>(baseUrl, `/admin/v1/customers/${customer.id}/api-keys`, {
+      name: 'sdk',
     });
-    const key = await admin<{ key: string }>(
-      baseUrl,
-      `/admin/v1/customers/${customer.id}/api-keys`,
-      { name: 'sdk' },
-    );
+    const numbers = options.numbers ?? [];
+    if (numbers.length > 0) await assignNumbers(baseUrl, customer.id, numbers);
     return {
       baseUrl,
       apiKey: key.key,
       customerId: customer.id,
       adminToken: ADMIN_TOKEN,
-      close: () => app.close(),
+      numbers: [...numbers],
+      openStreams: () => app.services.eventStreams.size,
+      close,
     };
   } catch (error) {
-    await app.close();
+    await close();
     throw error;
   }
+}
+
+/** Registers a simulator instance and assigns `numbers` to a customer, the first the default. */
+export async function assignNumbers(
+  baseUrl: string,
+  customerId: string,
+  numbers: readonly string[],
+): Promise<AssignedNumber[]> {
+  const instance = await admin<Instance>(baseUrl, '/admin/v1/instances', {
+    name: `simulator-${customerId}`,
+    provider: 'simulator',
+    channels: ['imessage', 'sms', 'whatsapp'],
+  });
+  const assigned: AssignedNumber[] = [];
+  for (const [index, phoneNumber] of numbers.entries()) {
+    assigned.push(
+      await admin<AssignedNumber>(baseUrl, `/admin/v1/customers/${customerId}/numbers`, {
+        phoneNumber,
+        instanceId: instance.id,
+        isDefault: index === 0,
+      }),
+    );
+  }
+  return assigned;
 }
 
 /** Calls an admin route with the operator token and returns the envelope's data. */

@@ -9,6 +9,7 @@ import { newId, newUuid } from '../ids';
 import type { DeliveryRecord } from '../store/delivery-repository';
 import type { EventRecord } from '../store/event-repository';
 import type { UnitOfWork } from '../store/store';
+import { pendingDelivery } from '../webhooks/pending-delivery';
 import type { EventBus } from './event-bus';
 import { InvalidEventError, serializeEvent } from './event-payload';
 import type { EventRecorder, NewEvent, RecordedEvent } from './event-recorder';
@@ -41,8 +42,7 @@ function firstAttempt(
   target: { webhookId: string } | { targetUrl: string },
   now: Date,
 ): DeliveryRecord {
-  return {
-    id: newUuid(),
+  return pendingDelivery({
     customerId: event.customerId,
     webhookId: 'webhookId' in target ? target.webhookId : null,
     targetUrl: 'targetUrl' in target ? target.targetUrl : null,
@@ -50,16 +50,9 @@ function firstAttempt(
     eventType: event.type,
     attempt: 1,
     trigger: 'event',
-    status: 'pending',
-    statusCode: null,
-    durationMs: null,
-    error: null,
     createdAt: now,
-    attemptedAt: null,
     nextAttemptAt: now,
-    leaseOwner: null,
-    leaseUntil: null,
-  };
+  });
 }
 
 /** A `webhook.test` event recorded for one webhook, with its attempt. */

@@ -6,7 +6,7 @@ import { ProviderError } from '../providers/provider-error';
 import type { ProviderInboundEvent, ProviderInboundEventKind } from '../providers/provider-events';
 import type { ProviderRegistry } from '../providers/provider-registry';
 import { PeriodicTask } from '../scheduler/periodic-task';
-import type { InstanceRecord } from '../store/instance-repository';
+import type { InstanceHealth } from '../store/instance-repository';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
 import type { InboundContext, InboundHandler, ProviderHub } from './provider-hub';
@@ -137,13 +137,18 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
    */
   async checkHealth(): Promise<void> {
     const instances = await this.#options.store.instances.list();
-    await Promise.all(instances.map((instance) => this.#checkInstance(instance)));
+    await Promise.all(instances.map((instance) => this.checkInstanceHealth(instance.id)));
   }
 
-  async #checkInstance(instance: InstanceRecord): Promise<void> {
+  /**
+   * Checks one instance's health now and records it (unless the hub has stopped meanwhile), so a
+   * change is reported at once instead of at the next periodic check.
+   * @returns the outcome of the check.
+   */
+  async checkInstanceHealth(instanceId: string): Promise<InstanceHealth> {
     let health: { status: ProviderHealth['status']; warnings: string[] };
     try {
-      const result = await (await this.provider(instance.id)).health();
+      const result = await (await this.provider(instanceId)).health();
       health = { status: result.status, warnings: result.warnings.map((w) => w.message) };
     } catch (error) {
       health = {
@@ -151,11 +156,9 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
         warnings: [error instanceof Error ? error.message : String(error)],
       };
     }
-    if (this.#stopped) return;
-    await this.#options.store.instances.updateHealth(instance.id, {
-      ...health,
-      checkedAt: new Date(this.#options.clock.now()),
-    });
+    const checked = { ...health, checkedAt: new Date(this.#options.clock.now()) };
+    if (!this.#stopped) await this.#options.store.instances.updateHealth(instanceId, checked);
+    return checked;
   }
 
   #running(instanceId: string): Promise<RunningInstance> {

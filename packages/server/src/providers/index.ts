@@ -60,7 +60,8 @@ export type {
   ProviderWhatsAppPairingCodeEvent,
   WhatsAppDisconnectReason,
 } from './provider-events';
-export type { ProviderReaction, TapbackType } from './provider-reaction';
+export { healthWarning } from './provider-health-warning';
+export { type ProviderReaction, TAPBACK_VERBS, type TapbackType } from './provider-reaction';
 export {
   ProviderConfigError,
   type ProviderFactory,

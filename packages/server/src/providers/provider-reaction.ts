@@ -1,7 +1,6 @@
-import type { KnownReactionType } from '@switchboard/contract';
+import type { TapbackType } from '@switchboard/contract';
 
-/** A tapback: the six iMessage reactions, also the names of WhatsApp's mapped emoji. */
-export type TapbackType = Exclude<KnownReactionType, `-${string}`>;
+export type { TapbackType } from '@switchboard/contract';
 
 /**
  * A reaction as providers send and receive it: a tapback, or (WhatsApp, newer iMessage) any emoji.
@@ -9,3 +8,16 @@ export type TapbackType = Exclude<KnownReactionType, `-${string}`>;
  * BlueBubbles, an empty reaction text on Baileys).
  */
 export type ProviderReaction = { type: TapbackType } | { type: 'emoji'; emoji: string };
+
+/**
+ * The past-tense verb iMessage uses to describe each tapback: in the text an SMS-only phone
+ * receives (`Loved “Dinner at 8?”`) and in the `content` of `message.reaction`.
+ */
+export const TAPBACK_VERBS: Readonly<Record<TapbackType, string>> = {
+  love: 'Loved',
+  like: 'Liked',
+  dislike: 'Disliked',
+  laugh: 'Laughed at',
+  emphasize: 'Emphasized',
+  question: 'Questioned',
+};

@@ -1,6 +1,7 @@
 import type {
   Channel,
   HealthStatus,
+  HealthWarningCode,
   MessageEffect,
   WhatsAppParticipant,
 } from '@switchboard/contract';
@@ -219,14 +220,7 @@ export interface ProviderAvailability {
 export type ProviderHealthStatus = z.infer<typeof HealthStatus>;
 
 /** Why an instance is degraded: the spec's four BlueBubbles conditions, and upstream trouble. */
-export type ProviderHealthWarningCode =
-  | 'private_api_disabled'
-  | 'private_api_helper_disconnected'
-  | 'imessage_account_missing'
-  | 'icloud_account_missing'
-  | 'upstream_unreachable'
-  | 'credentials_rejected'
-  | 'whatsapp_session_disconnected';
+export type ProviderHealthWarningCode = HealthWarningCode;
 
 /** One reason an instance is not fully healthy. */
 export interface ProviderHealthWarning {

@@ -2,7 +2,7 @@ import type { contract } from '@switchboard/contract';
 import type { RouterImplementation } from '@ts-rest/fastify';
 import type { MessageActions } from '../domain/messages/message-actions';
 import type { MessageService } from '../domain/messages/message-service';
-import { toMessageView, toSendResult } from '../domain/messages/message-view';
+import { type MessageViews, toSendResult } from '../domain/messages/message-view';
 import { customerOf } from '../http/authentication';
 import { ok } from '../http/envelope';
 
@@ -12,26 +12,36 @@ export interface MessageRouteServices {
   messages: MessageService;
   /** Unsend, edit and reactions. */
   messageActions: MessageActions;
+  /** Shows stored messages as the API's `Message`. */
+  messageViews: MessageViews;
 }
 
 /** The `/v1/messages` routes. */
 export function messagesRoutes(
   services: MessageRouteServices,
 ): RouterImplementation<typeof contract.messages> {
-  const { messages, messageActions } = services;
+  const { messages, messageActions, messageViews } = services;
   return {
     send: async ({ body, request }) => {
       const outcome = await messages.send(customerOf(request).id, body, request.correlationId);
       return outcome.created
         ? ok(request, 202, toSendResult(outcome.message))
-        : ok(request, 200, toMessageView(outcome.message));
+        : ok(request, 200, await messageViews.message(outcome.message));
     },
     list: async ({ query, request }) =>
-      ok(request, 200, await messages.list(customerOf(request).id, query)),
+      ok(request, 200, await messageViews.list(await messages.list(customerOf(request).id, query))),
     listScheduled: async ({ query, request }) =>
-      ok(request, 200, await messages.listScheduled(customerOf(request).id, query)),
+      ok(
+        request,
+        200,
+        await messageViews.list(await messages.listScheduled(customerOf(request).id, query)),
+      ),
     get: async ({ params, request }) =>
-      ok(request, 200, toMessageView(await messages.get(customerOf(request).id, params.id))),
+      ok(
+        request,
+        200,
+        await messageViews.message(await messages.get(customerOf(request).id, params.id)),
+      ),
     retry: async ({ params, request }) => {
       const message = await messages.retry(
         customerOf(request).id,
@@ -50,7 +60,7 @@ export function messagesRoutes(
         params.id,
         request.correlationId,
       );
-      return ok(request, 200, toMessageView(message));
+      return ok(request, 200, await messageViews.message(message));
     },
     edit: async ({ params, body, request }) => {
       const message = await messageActions.edit(
@@ -59,7 +69,7 @@ export function messagesRoutes(
         body,
         request.correlationId,
       );
-      return ok(request, 200, toMessageView(message));
+      return ok(request, 200, await messageViews.message(message));
     },
     react: async ({ params, body, request }) =>
       ok(request, 200, await messageActions.react(customerOf(request).id, params.id, body.type)),
@@ -73,7 +83,7 @@ export function messagesRoutes(
         params.id,
         request.correlationId,
       );
-      return ok(request, 200, toMessageView(message));
+      return ok(request, 200, await messageViews.message(message));
     },
   };
 }

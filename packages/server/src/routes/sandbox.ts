@@ -50,5 +50,11 @@ export function sandboxRoutes(services: {
         200,
         await sandbox.whatsappResolveLid(customerOf(request).id, params.phoneNumber, body),
       ),
+    setInstanceHealth: async ({ params, body, request }) =>
+      ok(
+        request,
+        200,
+        await sandbox.setInstanceHealth(customerOf(request).id, params.phoneNumber, body),
+      ),
   };
 }

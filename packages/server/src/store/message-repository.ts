@@ -29,8 +29,11 @@ export interface StoredAttachment {
   url: string | null;
   /** True when the bytes are stored (`base64` attachments). */
   hasData: boolean;
-  /** Pre-signed download URL, for stored inbound attachments. */
-  downloadUrl: string | null;
+  /**
+   * The id of the stored bytes of an inbound attachment (`att_…`), whose download URL is signed
+   * at each read; null for sends and for bytes that could not be stored.
+   */
+  storedId: string | null;
 }
 
 /** A mention inside the text. */

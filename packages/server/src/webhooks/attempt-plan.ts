@@ -1,6 +1,6 @@
-import { newUuid } from '../ids';
 import type { DeliveryRecord, DeliveryResult } from '../store/delivery-repository';
 import type { DeliveryOutcome } from './delivery-client';
+import { pendingDelivery } from './pending-delivery';
 import { nextAttemptDelay, type RetrySchedule } from './retry-schedule';
 
 /** What an attempt's outcome does to the webhook's exhausted-chain streak. */
@@ -68,21 +68,13 @@ export function planAttempt(input: PlanAttemptInput): AttemptPlan {
   const nextAttemptAt = new Date(input.now + delay);
   return {
     result: { ...recorded, status: 'retrying', nextAttemptAt },
-    followUp: {
+    followUp: pendingDelivery({
       ...delivery,
-      id: newUuid(),
       attempt: delivery.attempt + 1,
       trigger: 'retry',
-      status: 'pending',
-      statusCode: null,
-      durationMs: null,
-      error: null,
       createdAt: new Date(input.now),
-      attemptedAt: null,
       nextAttemptAt,
-      leaseOwner: null,
-      leaseUntil: null,
-    },
+    }),
     streak: 'unchanged',
   };
 }

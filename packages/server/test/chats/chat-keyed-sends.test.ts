@@ -13,6 +13,7 @@ import { assignNumber, createInstance } from '../support/admin-helpers';
 import {
   buildChatApp,
   chatUrl,
+  createGroup,
   eventually,
   expectFailure,
   IMESSAGE_CONTACT,
@@ -20,6 +21,7 @@ import {
   SECOND_NUMBER,
   type TestCustomer,
   WHATSAPP_CONTACT,
+  WHATSAPP_GROUP,
 } from './chat-test-app';
 
 /** Lifecycle events of one message, as the customer received them. */
@@ -35,12 +37,7 @@ function lifecycleOf(customer: TestCustomer, messageId: string) {
 describe('sends keyed by a chat', () => {
   it('go to the chat’s instance and channel, answer conversationId, and carry the chat fragments', async () => {
     const t = await buildChatApp();
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { channel: 'whatsapp', name: 'Ops', participants: [WHATSAPP_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, WHATSAPP_GROUP);
     // Routing says imessage then sms; the chat pins whatsapp and routing is ignored.
     const sent = await t.acme.ok<SendMessageResult>(
       'POST',
@@ -98,12 +95,11 @@ describe('sends keyed by a chat', () => {
 
   it('show @lid members unresolved, then resolved, in the lifecycle payloads', async () => {
     const t = await buildChatApp();
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { channel: 'whatsapp', name: 'Lids', participants: [WHATSAPP_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, {
+      channel: 'whatsapp',
+      name: 'Lids',
+      participants: [WHATSAPP_CONTACT],
+    });
     const lid = '208512345678901@lid';
     await t.acme.ok('POST', `/v1/sandbox/chats/${encodeURIComponent(group.chatId)}/events`, {
       action: 'participant.added',
@@ -144,12 +140,7 @@ describe('sends keyed by a chat', () => {
 
   it('accept conversationId as the alias, and a from of the chat’s own instance', async () => {
     const t = await buildChatApp();
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { participants: [IMESSAGE_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, { participants: [IMESSAGE_CONTACT] });
     const sent = await t.acme.ok<SendMessageResult>(
       'POST',
       '/v1/messages',
@@ -166,40 +157,26 @@ describe('sends keyed by a chat', () => {
       phoneNumber: '+14155550102',
       instanceId: other.id,
     });
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { participants: [IMESSAGE_CONTACT] },
-      201,
-    );
-    expectFailure(
-      await t.acme.request('POST', '/v1/messages', {
-        chatId: group.conversationId,
-        from: '+14155550102',
-        content: { text: 'hi' },
-      }),
-      400,
-      'FROM_INSTANCE_CANNOT_REACH',
-    );
-    expectFailure(
-      await t.acme.request('POST', '/v1/messages', {
-        chatId: group.conversationId,
-        from: '+14155550199',
-        content: { text: 'hi' },
-      }),
-      403,
-      'ADDRESS_NOT_AUTHORIZED',
-    );
+    const group = await createGroup(t.acme, { participants: [IMESSAGE_CONTACT] });
+    for (const [from, status, code] of [
+      ['+14155550102', 400, 'FROM_INSTANCE_CANNOT_REACH'],
+      ['+14155550199', 403, 'ADDRESS_NOT_AUTHORIZED'],
+    ] as const) {
+      expectFailure(
+        await t.acme.request('POST', '/v1/messages', {
+          chatId: group.conversationId,
+          from,
+          content: { text: 'hi' },
+        }),
+        status,
+        code,
+      );
+    }
   });
 
   it('answer CONVERSATION_NOT_FOUND for unknown, foreign and left chats', async () => {
     const t = await buildChatApp();
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { participants: [IMESSAGE_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, { participants: [IMESSAGE_CONTACT] });
     const other = await t.addCustomer('Other', '+14155550180');
     const send = (customer: TestCustomer, chatId: string) =>
       customer.request('POST', '/v1/messages', { chatId, content: { text: 'hi' } });

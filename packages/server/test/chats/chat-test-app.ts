@@ -1,9 +1,10 @@
-import type { SwitchboardEvent } from '@switchboard/contract';
+import type { CreatedGroup, CreateGroupInput, SwitchboardEvent } from '@switchboard/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { assignNumber, createCustomerWithKey, createInstance } from '../support/admin-helpers';
+import { assignNumber, createCustomerWithNumber, createInstance } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
-import { bearer, buildTestApp, type TestApp, type TestAppOptions } from '../support/test-app';
+import { buildSimulatorTestApp, recordedEvents } from '../support/simulator-app';
+import { bearer, type TestApp, type TestAppOptions } from '../support/test-app';
 
 /** The customer's default number (on the simulator instance `simulator`). */
 export const OWN_NUMBER = '+14155550100';
@@ -15,6 +16,13 @@ export const OWN_EMAIL = 'desk@acme.example';
 export const WHATSAPP_CONTACT = '+14155550160';
 /** A contact on iMessage that reads messages (simulator row 00–09). */
 export const IMESSAGE_CONTACT = '+14155550105';
+
+/** A WhatsApp group of the customer with {@link WHATSAPP_CONTACT}. */
+export const WHATSAPP_GROUP: CreateGroupInput = {
+  channel: 'whatsapp',
+  name: 'Ops',
+  participants: [WHATSAPP_CONTACT],
+};
 
 /** An HTTP method the helpers send. */
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -50,22 +58,14 @@ export interface ChatTestApp extends TestApp {
  * simulator instance, and customer Acme with two numbers.
  */
 export async function buildChatApp(options: TestAppOptions = {}): Promise<ChatTestApp> {
-  const testApp = await buildTestApp({
+  const testApp = await buildSimulatorTestApp({
     ...options,
-    env: {
-      SIMULATOR_STEP_MS: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_POLL_INTERVAL_MS: '20',
-      ...options.env,
-    },
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '20', ...options.env },
   });
   const instance = await createInstance(testApp.app);
   const customer = async (name: string, phoneNumber: string, instanceId: string) => {
-    const { customer: created, key } = await createCustomerWithKey(testApp.app, name);
-    await assignNumber(testApp.app, created.id, { phoneNumber, instanceId, isDefault: true });
-    return customerHelpers(testApp, created.id, key);
+    const created = await createCustomerWithNumber(testApp.app, name, phoneNumber, instanceId);
+    return customerHelpers(testApp, created.customerId, created.key);
   };
   const acme = await customer('Acme', OWN_NUMBER, instance.id);
   await assignNumber(testApp.app, acme.customerId, {
@@ -84,10 +84,7 @@ export async function buildChatApp(options: TestAppOptions = {}): Promise<ChatTe
 
 /** Request helpers for a customer of `testApp`. */
 export function customerHelpers(testApp: TestApp, customerId: string, key: string): TestCustomer {
-  const events: SwitchboardEvent[] = [];
-  testApp.app.services.events.bus.subscribe(customerId, (event) => {
-    events.push(JSON.parse(event.payload) as SwitchboardEvent);
-  });
+  const events = recordedEvents(testApp.app, customerId);
   const request = (method: Method, url: string, payload?: unknown) =>
     testApp.app.inject({
       method,
@@ -114,16 +111,8 @@ export function chatUrl(chatId: string, suffix = ''): string {
   return `/v1/chats/${encodeURIComponent(chatId)}${suffix}`;
 }
 
-/** Waits (real time, short polls) until `check` passes, then returns its value. */
-export async function eventually<T>(check: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Waits (real time, short polls) until a check passes, then answers its value. */
+export { waitFor as eventually } from '../support/wait-for';
 
 /** Asserts a failure with the spec's envelope. */
 export { expectFailure };
@@ -133,4 +122,9 @@ export function defined<T>(value: T | undefined | null, what = 'value'): T {
   expect(value, `${what} should be defined`).toBeDefined();
   expect(value, `${what} should not be null`).not.toBeNull();
   return value as T;
+}
+
+/** Creates a group chat for `customer` (`POST /v1/chats/groups`, expecting 201). */
+export function createGroup(customer: TestCustomer, body: CreateGroupInput): Promise<CreatedGroup> {
+  return customer.ok<CreatedGroup>('POST', '/v1/chats/groups', body, 201);
 }

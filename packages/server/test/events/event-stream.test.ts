@@ -1,12 +1,10 @@
 import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RecordedEvent } from '../../src/events/event-recorder';
 import { createCustomerWithKey } from '../support/admin-helpers';
-import { bearer, bodyOf } from '../support/test-app';
+import { bearer, bodyOf, loopbackOrigin } from '../support/test-app';
 import {
   buildWebhookApp,
   createWebhook,
@@ -27,12 +25,6 @@ interface StreamClient {
   raw: () => string;
   ended: Promise<void>;
   close: () => void;
-}
-
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
 }
 
 function openStream(
@@ -116,7 +108,7 @@ async function keyOf(testApp: WebhookTestApp): Promise<string> {
 describe('GET /v1/events', () => {
   it('streams each event to several subscribers of one key, as id/event/data frames', async () => {
     const testApp = await buildWebhookApp();
-    const origin = await listen(testApp.app);
+    const origin = await loopbackOrigin(testApp.app);
     const key = await keyOf(testApp);
     const hook = await receiver();
     await createWebhook(testApp.app, testApp.auth, { url: `${hook.origin}/h`, events: ['*'] });
@@ -147,7 +139,7 @@ describe('GET /v1/events', () => {
 
   it('filters by the events query, and sends whatsapp.status (stream only)', async () => {
     const testApp = await buildWebhookApp();
-    const origin = await listen(testApp.app);
+    const origin = await loopbackOrigin(testApp.app);
     const key = await keyOf(testApp);
     const filtered = await openStream(origin, key, '?events=message.inbound,whatsapp.status');
     const all = await openStream(origin, key, '?events=*');
@@ -179,7 +171,7 @@ describe('GET /v1/events', () => {
 
   it('uses eventId as the frame id of the flat FaceTime bodies', async () => {
     const testApp = await buildWebhookApp();
-    const client = await openStream(await listen(testApp.app), await keyOf(testApp));
+    const client = await openStream(await loopbackOrigin(testApp.app), await keyOf(testApp));
     const call = await testApp.app.store.transaction((tx) =>
       testApp.app.services.events.record(tx, {
         customerId: testApp.customerId,
@@ -204,7 +196,7 @@ describe('GET /v1/events', () => {
 
   it('never sends one customer the events of another', async () => {
     const testApp = await buildWebhookApp();
-    const origin = await listen(testApp.app);
+    const origin = await loopbackOrigin(testApp.app);
     const other = await createCustomerWithKey(testApp.app, 'Other');
     const mine = await openStream(origin, await keyOf(testApp));
     const theirs = await openStream(origin, other.key);
@@ -218,7 +210,7 @@ describe('GET /v1/events', () => {
 
   it('replays nothing, and never streams an event whose transaction rolled back', async () => {
     const testApp = await buildWebhookApp();
-    const origin = await listen(testApp.app);
+    const origin = await loopbackOrigin(testApp.app);
     await record(testApp, 'message.sent');
     const client = await openStream(origin, await keyOf(testApp));
     await expect(
@@ -240,7 +232,7 @@ describe('GET /v1/events', () => {
 
   it('sends a heartbeat comment every SSE_HEARTBEAT_MS', async () => {
     const testApp = await buildWebhookApp({ env: { SSE_HEARTBEAT_MS: '30' } });
-    const client = await openStream(await listen(testApp.app), await keyOf(testApp));
+    const client = await openStream(await loopbackOrigin(testApp.app), await keyOf(testApp));
     await waitFor(() => client.comments.filter((comment) => comment === 'heartbeat').length >= 3);
     expect(client.raw()).toContain(': heartbeat\n\n');
   });
@@ -264,7 +256,7 @@ describe('GET /v1/events', () => {
 
   it('disconnects a reader that stops reading, and memory stays flat', async () => {
     const testApp = await buildWebhookApp({ env: { SSE_MAX_BUFFER_BYTES: '262144' } });
-    const origin = new URL(await listen(testApp.app));
+    const origin = new URL(await loopbackOrigin(testApp.app));
     const key = await keyOf(testApp);
     // A raw client that sends the request and then never reads.
     const socket = connect(Number(origin.port), origin.hostname);
@@ -306,7 +298,7 @@ describe('GET /v1/events', () => {
 
   it('ends open streams when the server shuts down', async () => {
     const testApp = await buildWebhookApp();
-    const client = await openStream(await listen(testApp.app), await keyOf(testApp));
+    const client = await openStream(await loopbackOrigin(testApp.app), await keyOf(testApp));
     const started = Date.now();
     await testApp.app.close();
     await client.ended;

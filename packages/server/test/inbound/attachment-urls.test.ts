@@ -1,8 +1,9 @@
-import type { SandboxInboundMessageResult } from '@switchboard/contract';
+import type { Message, MessageList, SandboxInboundMessageResult } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import {
   buildChatApp,
+  type ChatTestApp,
   defined,
   expectFailure,
   IMESSAGE_CONTACT,
@@ -12,18 +13,25 @@ import { buildTestApp, tempDir } from '../support/test-app';
 
 const PHOTO = { data: Buffer.from('not really a jpeg').toString('base64'), filename: 'a.jpg' };
 
-async function receivePhoto(t: Awaited<ReturnType<typeof buildChatApp>>): Promise<string> {
-  const result = await t.acme.ok<SandboxInboundMessageResult>(
-    'POST',
-    '/v1/sandbox/inbound-messages',
-    {
-      channel: 'imessage',
-      from: IMESSAGE_CONTACT,
-      to: OWN_NUMBER,
-      attachments: [PHOTO],
-    },
-  );
+/** A contact sends {@link PHOTO}; answers what the sandbox says the message became. */
+function receivePhotoMessage(t: ChatTestApp): Promise<SandboxInboundMessageResult> {
+  return t.acme.ok<SandboxInboundMessageResult>('POST', '/v1/sandbox/inbound-messages', {
+    channel: 'imessage',
+    from: IMESSAGE_CONTACT,
+    to: OWN_NUMBER,
+    attachments: [PHOTO],
+  });
+}
+
+/** A contact sends {@link PHOTO}; answers its download URL. */
+async function receivePhoto(t: ChatTestApp): Promise<string> {
+  const result = await receivePhotoMessage(t);
   return defined(result.attachments[0]?.downloadUrl, 'downloadUrl');
+}
+
+/** The path and query of a download URL, to request it from the app. */
+function pathOf(url: URL): string {
+  return `${url.pathname}${url.search}`;
 }
 
 describe('attachment download URLs', () => {
@@ -44,6 +52,27 @@ describe('attachment download URLs', () => {
       403,
       'FORBIDDEN',
     );
+  });
+
+  it('are signed afresh each time the message is read, so an old message still links to its bytes', async () => {
+    const t = await buildChatApp();
+    const received = await receivePhotoMessage(t);
+    const atReceipt = new URL(defined(received.attachments[0]?.downloadUrl, 'downloadUrl'));
+    t.clock.advance(2 * 60 * 60 * 1000);
+    // The URL of the receipt (and of `message.inbound`) has expired…
+    expectFailure(await t.app.inject({ url: pathOf(atReceipt) }), 403, 'FORBIDDEN');
+
+    // …the message read now carries a new one, valid one hour from this read.
+    const message = await t.acme.ok<Message>('GET', `/v1/messages/${received.messageId}`);
+    const fresh = new URL(defined(message.attachments[0]?.downloadUrl, 'downloadUrl'));
+    expect(fresh.pathname).toBe(atReceipt.pathname);
+    expect(Number(fresh.searchParams.get('expires'))).toBe(t.clock.now() / 1000 + 60 * 60);
+    const download = await t.app.inject({ url: pathOf(fresh) });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.body).toBe('not really a jpeg');
+    const listed = await t.acme.ok<MessageList>('GET', '/v1/messages');
+    const inList = listed.messages.find((candidate) => candidate.id === received.messageId);
+    expect(inList?.attachments[0]?.downloadUrl).toBe(fresh.href);
   });
 
   it('survive a restart: the generated signing key is kept in the database', async () => {

@@ -1,5 +1,4 @@
 import type {
-  CreatedGroup,
   Message,
   MessageList,
   SandboxInboundMessageResult,
@@ -11,12 +10,14 @@ import {
   buildChatApp,
   type ChatTestApp,
   chatUrl,
+  createGroup,
   defined,
   expectFailure,
   IMESSAGE_CONTACT,
   OWN_EMAIL,
   OWN_NUMBER,
   WHATSAPP_CONTACT,
+  WHATSAPP_GROUP,
 } from '../chats/chat-test-app';
 import { observe, ofType } from './observers';
 
@@ -182,12 +183,7 @@ describe('inbound messages from the sandbox', () => {
   it('arrive on whatsapp and sms, in groups with the conversation fragment, and to an e-mail address', async () => {
     const t = await buildChatApp();
     const observed = await observe(t.app, t.acme);
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { channel: 'whatsapp', name: 'Ops', participants: [WHATSAPP_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, WHATSAPP_GROUP);
     const inGroup = await t.acme.ok<SandboxInboundMessageResult>(
       'POST',
       '/v1/sandbox/inbound-messages',
@@ -341,6 +337,55 @@ describe('contact activity from the sandbox', () => {
     expect(asText.data.text).toBe('Laughed at “Table for two”');
   });
 
+  it('reactions of contacts are kept on the message, one per contact, beside the customer’s own', async () => {
+    const t = await buildChatApp();
+    // No API resource shows reactions yet: the stored state is read from the store.
+    const reactionOn = async (messageId: string, sender: string) =>
+      (await t.app.store.messageReactions.find(messageId, sender))?.reaction;
+    const dinner = await sendDelivered(t, {
+      to: IMESSAGE_CONTACT,
+      content: { text: 'Dinner at 8?' },
+    });
+    /** The contact `from` reacts on `channel` to the customer's message `messageId`. */
+    const reactor =
+      (channel: string, from: string, messageId: string) => (body: Record<string, unknown>) =>
+        t.acme.ok('POST', '/v1/sandbox/reactions', {
+          channel,
+          from,
+          to: OWN_NUMBER,
+          messageId,
+          ...body,
+        });
+    const react = reactor('imessage', IMESSAGE_CONTACT, dinner.id);
+
+    await react({ type: 'love' });
+    expect(await reactionOn(dinner.id, IMESSAGE_CONTACT)).toBe('love');
+    await react({ type: 'like' });
+    expect(await reactionOn(dinner.id, IMESSAGE_CONTACT)).toBe('like');
+    await t.acme.ok('POST', `/v1/messages/${dinner.id}/reactions`, { type: 'laugh' });
+    expect(await reactionOn(dinner.id, OWN_NUMBER)).toBe('laugh');
+    // An iMessage tapback is only taken back by its own removal.
+    await react({ type: 'love', remove: true });
+    expect(await reactionOn(dinner.id, IMESSAGE_CONTACT)).toBe('like');
+    await react({ type: 'like', remove: true });
+    expect(await reactionOn(dinner.id, IMESSAGE_CONTACT)).toBeUndefined();
+    expect(await reactionOn(dinner.id, OWN_NUMBER)).toBe('laugh');
+
+    // On whatsapp a tapback is kept as its emoji, and any removal clears the contact's reaction.
+    const hello = await sendDelivered(t, {
+      to: WHATSAPP_CONTACT,
+      content: { text: 'Hello' },
+      routing: { preference: ['whatsapp'] },
+    });
+    const reactOnWhatsApp = reactor('whatsapp', WHATSAPP_CONTACT, hello.id);
+    await reactOnWhatsApp({ type: 'love' });
+    expect(await reactionOn(hello.id, WHATSAPP_CONTACT)).toBe('❤️');
+    await reactOnWhatsApp({ type: 'emoji', emoji: '🎉' });
+    expect(await reactionOn(hello.id, WHATSAPP_CONTACT)).toBe('🎉');
+    await reactOnWhatsApp({ type: 'like', remove: true });
+    expect(await reactionOn(hello.id, WHATSAPP_CONTACT)).toBeUndefined();
+  });
+
   it('typing is an event on whatsapp only', async () => {
     const t = await buildChatApp();
     const observed = await observe(t.app, t.acme);
@@ -422,12 +467,10 @@ describe('contact activity from the sandbox', () => {
   it('group changes by contacts are applied to the chat and emitted', async () => {
     const t = await buildChatApp();
     const observed = await observe(t.app, t.acme);
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { participants: [IMESSAGE_CONTACT], name: 'Book club' },
-      201,
-    );
+    const group = await createGroup(t.acme, {
+      participants: [IMESSAGE_CONTACT],
+      name: 'Book club',
+    });
     const act = (body: Record<string, unknown>) =>
       t.acme.ok<{ externalId: string; conversationId: string }>(
         'POST',

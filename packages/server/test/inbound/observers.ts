@@ -1,5 +1,4 @@
 import type { SwitchboardEvent } from '@switchboard/contract';
-import { createParser } from 'eventsource-parser';
 import type { FastifyInstance } from 'fastify';
 import { expect, onTestFinished } from 'vitest';
 import {
@@ -7,6 +6,8 @@ import {
   startLoopbackReceiver,
 } from '../../src/webhooks/test-support/loopback-receiver';
 import { eventually, type TestCustomer } from '../chats/chat-test-app';
+import { openEventStream } from '../support/event-stream-client';
+import { loopbackOrigin } from '../support/test-app';
 
 /** Where a customer's events are observed: a webhook receiver and an event stream. */
 export interface EventObservers {
@@ -34,7 +35,7 @@ export async function observe(
   app: FastifyInstance,
   customer: TestCustomer,
 ): Promise<EventObservers> {
-  const origin = await listening(app);
+  const origin = await loopbackOrigin(app);
   const receiver: LoopbackReceiver = await startLoopbackReceiver();
   onTestFinished(() => receiver.close());
   await customer.ok(
@@ -43,7 +44,7 @@ export async function observe(
     { url: `${receiver.origin}/hooks`, events: ['*'] },
     201,
   );
-  const stream = await openStream(origin, customer.key);
+  const { events: stream } = await openEventStream(origin, customer.key);
   const webhook = () =>
     receiver.requests.map(
       (request) => JSON.parse(request.body.toString('utf8')) as SwitchboardEvent,
@@ -59,45 +60,6 @@ export async function observe(
       return delivered;
     },
   };
-}
-
-async function listening(app: FastifyInstance): Promise<string> {
-  const address = app.server.address();
-  if (address && typeof address === 'object') return `http://127.0.0.1:${address.port}`;
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const bound = app.server.address();
-  if (!bound || typeof bound !== 'object') throw new Error('the app is not listening');
-  return `http://127.0.0.1:${bound.port}`;
-}
-
-/** Opens `GET /v1/events` and collects every event; closed when the test ends. */
-export async function openStream(origin: string, key: string): Promise<SwitchboardEvent[]> {
-  const controller = new AbortController();
-  onTestFinished(() => controller.abort());
-  const response = await fetch(`${origin}/v1/events`, {
-    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
-  if (response.status !== 200 || !response.body) {
-    throw new Error(`event stream answered ${response.status}`);
-  }
-  const events: SwitchboardEvent[] = [];
-  const parser = createParser({
-    onEvent: (message) => events.push(JSON.parse(message.data) as SwitchboardEvent),
-  });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        parser.feed(value);
-      }
-    } catch {
-      // Aborted when the test ended.
-    }
-  })();
-  return events;
 }
 
 /** A type guard for events of `type` whose `data` (or flat body) satisfies `where`. */

@@ -2,27 +2,10 @@ import { join } from 'node:path';
 import type { Message, MessageList } from '@switchboard/contract';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { completion, runEntry, spawnEntry } from '../support/child-process';
+import { completion, listeningPort, runEntry, spawnEntry } from '../support/child-process';
 import { tempDir } from '../support/test-app';
 import { buildMessagingApp, reopenMessagingApp, timelineOf } from './messaging-fixture';
 import { recordingRegistry } from './recording-providers';
-
-/** Resolves with the port the server logged once it listens. */
-function listeningPort(child: ReturnType<typeof spawnEntry>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
-      if (match?.[1]) {
-        child.stdout?.off('data', onData);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${buffer}`)));
-  });
-}
 
 /** Recipients from several rows of the simulator table, and the status each ends in. */
 const RECIPIENTS: [string, Message['status']][] = [

@@ -6,14 +6,10 @@ import type {
 } from '@switchboard/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { assignNumber, createCustomerWithKey, createInstance } from '../support/admin-helpers';
-import {
-  bearer,
-  bodyOf,
-  buildTestApp,
-  type TestApp,
-  type TestAppOptions,
-} from '../support/test-app';
+import { assignNumber, createCustomerWithNumber, createInstance } from '../support/admin-helpers';
+import { buildSimulatorTestApp, recordedEvents } from '../support/simulator-app';
+import { bearer, bodyOf, type TestApp, type TestAppOptions } from '../support/test-app';
+import { waitFor as waitUntil } from '../support/wait-for';
 
 /** The default sender number of the fixture's customer. */
 export const SENDER = '+14155550100';
@@ -69,29 +65,13 @@ export interface MessagingApp extends TestApp {
  * `+14155550101`.
  */
 export async function buildMessagingApp(options: TestAppOptions = {}): Promise<MessagingApp> {
-  const testApp = await buildTestApp({
-    ...options,
-    env: {
-      SIMULATOR_STEP_MS: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      ...options.env,
-    },
-  });
+  const testApp = await buildSimulatorTestApp(options);
   const { app } = testApp;
   const instance = await createInstance(app);
-  const { customer, key } = await createCustomerWithKey(app);
-  await assignNumber(app, customer.id, {
-    phoneNumber: SENDER,
-    instanceId: instance.id,
-    isDefault: true,
-  });
-  await assignNumber(app, customer.id, { phoneNumber: SECOND_SENDER, instanceId: instance.id });
-  const events: SwitchboardEvent[] = [];
-  app.services.events.bus.subscribe(customer.id, (event) => {
-    events.push(JSON.parse(event.payload) as SwitchboardEvent);
-  });
-  return withHelpers(testApp, { key, customerId: customer.id, instanceId: instance.id, events });
+  const { customerId, key } = await createCustomerWithNumber(app, 'Acme', SENDER, instance.id);
+  await assignNumber(app, customerId, { phoneNumber: SECOND_SENDER, instanceId: instance.id });
+  const events = recordedEvents(app, customerId);
+  return withHelpers(testApp, { key, customerId, instanceId: instance.id, events });
 }
 
 /** Adds the request helpers to an app whose customer is known. */
@@ -111,16 +91,16 @@ export function withHelpers(
     expect(response.statusCode, response.body).toBe(200);
     return bodyOf<{ data: Message }>(response).data;
   };
-  const waitFor = async (id: string, done: (message: Message) => boolean, timeoutMs = 5_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const message = await get(id);
-      if (done(message)) return message;
-      if (Date.now() > deadline) {
-        throw new Error(`message ${id} did not get there in time: ${JSON.stringify(message)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+  const waitFor = (id: string, done: (message: Message) => boolean, timeoutMs = 5_000) => {
+    let last: Message | undefined;
+    return waitUntil(
+      async () => {
+        last = await get(id);
+        return done(last) && last;
+      },
+      timeoutMs,
+      () => `message ${id} to get there: ${JSON.stringify(last)}`,
+    );
   };
   return {
     ...testApp,
@@ -155,14 +135,12 @@ export function errorCodeOf(response: LightMyRequestResponse): string | undefine
 }
 
 /** A customer of `app` with its own key and default number `phoneNumber` on `instanceId`. */
-export async function otherCustomer(
+export function otherCustomer(
   app: FastifyInstance,
   instanceId: string,
   phoneNumber: string,
 ): Promise<{ key: string; customerId: string }> {
-  const { customer, key } = await createCustomerWithKey(app, 'Other');
-  await assignNumber(app, customer.id, { phoneNumber, instanceId, isDefault: true });
-  return { key, customerId: customer.id };
+  return createCustomerWithNumber(app, 'Other', phoneNumber, instanceId);
 }
 
 /**
@@ -173,24 +151,11 @@ export async function reopenMessagingApp(
   previous: MessagingApp,
   options: Omit<TestAppOptions, 'dir'> = {},
 ): Promise<MessagingApp> {
-  const testApp = await buildTestApp({
-    ...options,
-    dir: previous.dir,
-    env: {
-      SIMULATOR_STEP_MS: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      ...options.env,
-    },
-  });
-  const events: SwitchboardEvent[] = [];
-  testApp.app.services.events.bus.subscribe(previous.customerId, (event) => {
-    events.push(JSON.parse(event.payload) as SwitchboardEvent);
-  });
+  const testApp = await buildSimulatorTestApp({ ...options, dir: previous.dir });
   return withHelpers(testApp, {
     key: previous.key,
     customerId: previous.customerId,
     instanceId: previous.instanceId,
-    events,
+    events: recordedEvents(testApp.app, previous.customerId),
   });
 }

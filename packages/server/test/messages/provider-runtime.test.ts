@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SimulatorProvider } from '../../src/providers/simulator/simulator-provider';
 import { adminHeaders, assignNumber } from '../support/admin-helpers';
 import { bodyOf, tempDir } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 import { buildMessagingApp, errorCodeOf, reopenMessagingApp } from './messaging-fixture';
 
 type App = Awaited<ReturnType<typeof buildMessagingApp>>;
@@ -22,25 +23,17 @@ async function numberHealth(t: App): Promise<string | undefined> {
   return numbers[0]?.healthStatus;
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('the provider runtime', () => {
   it('checks every instance’s health on its interval; /health and GET /v1/numbers report it', async () => {
     const t = await buildMessagingApp({ env: { INSTANCE_HEALTH_INTERVAL_MS: '20' } });
-    await until(async () => (await healthOf(t)).status === 'healthy');
+    await waitFor(async () => (await healthOf(t)).status === 'healthy');
     expect(await numberHealth(t)).toBe('healthy');
 
     (await simulatorOf(t)).sandbox.setHealth({
       status: 'degraded',
       warnings: [{ code: 'private_api_disabled', message: 'Private API disabled' }],
     });
-    await until(async () => (await healthOf(t)).status === 'degraded');
+    await waitFor(async () => (await healthOf(t)).status === 'degraded');
     expect(await healthOf(t)).toEqual({
       status: 'degraded',
       warnings: ['simulator: Private API disabled'],
@@ -48,20 +41,21 @@ describe('the provider runtime', () => {
     expect(await numberHealth(t)).toBe('degraded');
 
     (await simulatorOf(t)).sandbox.setHealth(null);
-    await until(async () => (await healthOf(t)).status === 'healthy');
+    await waitFor(async () => (await healthOf(t)).status === 'healthy');
     expect(await healthOf(t)).toEqual({ status: 'healthy' });
   });
 
   it('keeps what a provider stores in its state store across restarts', async () => {
     const dir = tempDir();
-    const first = await buildMessagingApp({ dir });
+    // Steps long enough for the QR code to be seen before it rotates out (40 steps).
+    const first = await buildMessagingApp({ dir, env: { SIMULATOR_STEP_MS: '5' } });
     const sessions = (await simulatorOf(first)).whatsappSessions;
     if (!sessions) throw new Error('the simulator serves whatsapp');
     const owned = '+14155550100';
     await sessions.enable(owned);
-    await until(async () => (await sessions.getSession(owned)).status === 'qr_pending');
+    await waitFor(async () => (await sessions.getSession(owned)).status === 'qr_pending');
     await (await simulatorOf(first)).sandbox.scanWhatsAppQr(owned);
-    await until(async () => (await sessions.getSession(owned)).status === 'connected');
+    await waitFor(async () => (await sessions.getSession(owned)).status === 'connected');
     const stored = await first.app.store.providerState.keys(first.instanceId, '');
     expect(stored.length).toBeGreaterThan(0);
     await first.close();
@@ -72,7 +66,7 @@ describe('the provider runtime', () => {
     if (!again) throw new Error('the simulator serves whatsapp');
     // The credentials survived: enabling reconnects without a new QR code.
     await again.enable(owned);
-    await until(async () => (await again.getSession(owned)).status === 'connected');
+    await waitFor(async () => (await again.getSession(owned)).status === 'connected');
   });
 
   it('records an instance that cannot be built as unhealthy, without its configuration details', async () => {
@@ -89,7 +83,8 @@ describe('the provider runtime', () => {
       },
     });
     const broken = bodyOf<{ data: { id: string } }>(created).data;
-    await until(async () => (await healthOf(t)).status === 'degraded');
+    // Until its first check the new instance is `unknown`, which already reads as degraded.
+    await waitFor(async () => (await healthOf(t)).warnings !== undefined);
     expect(await healthOf(t)).toEqual({
       status: 'degraded',
       warnings: ['broken: The instance "broken" is unavailable'],

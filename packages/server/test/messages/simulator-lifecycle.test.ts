@@ -1,6 +1,6 @@
 import type { Message, SendMessageInput } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
-import { openEventStream } from './event-stream-client';
+import { openEventStream } from '../support/event-stream-client';
 import { buildMessagingApp, FINAL_STATUSES, SENDER, timelineOf } from './messaging-fixture';
 
 /** One row of the simulator table (docs/simulator.md), as a send and what it must lead to. */

@@ -12,6 +12,10 @@ const FOCUSED = '+14155550151';
 const READS = '+14155550107';
 const SMS_ONLY = '+14155550115';
 
+/** The timeline and events of an iMessage that was read, each status once. */
+const READ_TIMELINE = ['queued:-', 'sent:imessage', 'delivered:imessage', 'read:imessage'];
+const READ_EVENTS = ['message.queued', 'message.sent', 'message.delivered', 'message.read'];
+
 /** Makes the simulated upstream report `status` for a message (the sandbox API). */
 async function report(t: MessagingApp, id: string, status: 'delivered' | 'read' | 'failed') {
   const response = await t.request('POST', `/v1/sandbox/messages/${id}/status`, { status });
@@ -28,18 +32,8 @@ describe('provider status updates', () => {
     await report(t, id, 'delivered');
     const read = await t.get(id);
     expect(read.status).toBe('read');
-    expect(timelineOf(read)).toEqual([
-      'queued:-',
-      'sent:imessage',
-      'delivered:imessage',
-      'read:imessage',
-    ]);
-    expect(t.eventTypes(id)).toEqual([
-      'message.queued',
-      'message.sent',
-      'message.delivered',
-      'message.read',
-    ]);
+    expect(timelineOf(read)).toEqual(READ_TIMELINE);
+    expect(t.eventTypes(id)).toEqual(READ_EVENTS);
   });
 
   it('fails a sent message on a late carrier failure, but not a delivered one', async () => {
@@ -80,18 +74,8 @@ describe('provider status updates', () => {
     await t.waitFor(id, (message) => message.externalId !== null);
     await report(t, id, 'read');
     const read = await t.get(id);
-    expect(timelineOf(read)).toEqual([
-      'queued:-',
-      'sent:imessage',
-      'delivered:imessage',
-      'read:imessage',
-    ]);
-    expect(t.eventTypes(id)).toEqual([
-      'message.queued',
-      'message.sent',
-      'message.delivered',
-      'message.read',
-    ]);
+    expect(timelineOf(read)).toEqual(READ_TIMELINE);
+    expect(t.eventTypes(id)).toEqual(READ_EVENTS);
   });
 
   it('matches an update by provider id after a restart, when the provider no longer echoes the attempt', async () => {

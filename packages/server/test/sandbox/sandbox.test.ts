@@ -1,6 +1,8 @@
 import type {
-  CreatedGroup,
+  HealthReport,
+  SandboxHealthResult,
   SandboxInboundMessageResult,
+  SenderNumber,
   SendMessageResult,
 } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { createSimulatorFactory } from '../../src/providers/simulator/simulator-
 import {
   buildChatApp,
   chatUrl,
+  createGroup,
   eventually,
   expectFailure,
   IMESSAGE_CONTACT,
@@ -19,6 +22,7 @@ import {
 } from '../chats/chat-test-app';
 import { observe, ofType } from '../inbound/observers';
 import { createInstance } from '../support/admin-helpers';
+import { bodyOf } from '../support/test-app';
 
 /** Every sandbox route that names a receiving number, with a body for `number`. */
 function numberRoutes(number: string): [string, string, unknown][] {
@@ -55,6 +59,11 @@ function numberRoutes(number: string): [string, string, unknown][] {
     ['POST', `${path}/pairing-code`, { code: 'ABCD1234' }],
     ['POST', `${path}/drop`, undefined],
     ['POST', `${path}/lid-resolutions`, { lid: '1@lid', phone: '+14155550164' }],
+    [
+      'POST',
+      `/v1/sandbox/numbers/${encodeURIComponent(number)}/health`,
+      { status: 'degraded', warnings: ['private_api_disabled'] },
+    ],
   ];
 }
 
@@ -95,12 +104,7 @@ describe('the sandbox', () => {
       404,
       'NOT_FOUND',
     );
-    const group = await t.acme.ok<CreatedGroup>(
-      'POST',
-      '/v1/chats/groups',
-      { participants: [IMESSAGE_CONTACT] },
-      201,
-    );
+    const group = await createGroup(t.acme, { participants: [IMESSAGE_CONTACT] });
     expectFailure(
       await other.request(
         'POST',
@@ -230,6 +234,70 @@ describe('the sandbox', () => {
       }),
       404,
       'NOT_FOUND',
+    );
+  });
+
+  it('overrides the health of the instance serving a number; /health and GET /v1/numbers show it at once', async () => {
+    const t = await buildChatApp();
+    const healthUrl = (number: string) =>
+      `/v1/sandbox/numbers/${encodeURIComponent(number)}/health`;
+    const reported = async () =>
+      bodyOf<HealthReport>(await t.app.inject({ method: 'GET', url: '/health' })).checks;
+    const numbersHealth = async () =>
+      (await t.acme.ok<SenderNumber[]>('GET', '/v1/numbers')).map((number) => number.healthStatus);
+
+    const degraded = await t.acme.ok<SandboxHealthResult>('POST', healthUrl(OWN_NUMBER), {
+      status: 'degraded',
+      warnings: ['private_api_disabled', 'icloud_account_missing'],
+    });
+    const warnings = [
+      'Private API disabled',
+      'No iCloud account detected (imessage and FaceTime unavailable)',
+    ];
+    expect(degraded).toEqual({
+      instanceName: 'simulator',
+      status: 'degraded',
+      warnings,
+      checkedAt: new Date(t.clock.now()).toISOString(),
+    });
+    const checks = await reported();
+    for (const channel of ['imessage', 'whatsapp'] as const) {
+      expect(checks[channel]).toMatchObject({
+        status: 'degraded',
+        warnings: warnings.map((warning) => `simulator: ${warning}`),
+      });
+    }
+    // Every number the instance serves shares its health, the second one included.
+    expect(await numbersHealth()).toEqual(['degraded', 'degraded']);
+
+    // `unhealthy`, then back to healthy; the path's leading + may be left out.
+    await t.acme.ok('POST', '/v1/sandbox/numbers/14155550101/health', { status: 'unhealthy' });
+    expect(await numbersHealth()).toEqual(['unhealthy', 'unhealthy']);
+    const healthy = await t.acme.ok<SandboxHealthResult>('POST', healthUrl(OWN_NUMBER), {
+      status: 'healthy',
+    });
+    expect(healthy).toMatchObject({ status: 'healthy', warnings: [] });
+    expect((await reported()).imessage).toEqual({ status: 'healthy' });
+    expect(await numbersHealth()).toEqual(['healthy', 'healthy']);
+
+    for (const body of [
+      { status: 'healthy', warnings: ['private_api_disabled'] },
+      { status: 'unknown' },
+      { status: 'degraded', warnings: ['no_such_warning'] },
+      { status: 'degraded', extra: true },
+    ]) {
+      expectFailure(
+        await t.acme.request('POST', healthUrl(OWN_NUMBER), body),
+        400,
+        'VALIDATION_ERROR',
+      );
+    }
+    expectFailure(
+      await t.acme.request('POST', '/v1/sandbox/numbers/not-a-number/health', {
+        status: 'healthy',
+      }),
+      400,
+      'INVALID_PHONE_NUMBER',
     );
   });
 

@@ -54,3 +54,15 @@ export function assignNumber(
 ): Promise<AssignedNumber> {
   return adminPost(app, `/admin/v1/customers/${customerId}/numbers`, body);
 }
+
+/** Creates a customer with one API key and `phoneNumber` as its default number on `instanceId`. */
+export async function createCustomerWithNumber(
+  app: FastifyInstance,
+  name: string,
+  phoneNumber: string,
+  instanceId: string,
+): Promise<{ customerId: string; key: string }> {
+  const { customer, key } = await createCustomerWithKey(app, name);
+  await assignNumber(app, customer.id, { phoneNumber, instanceId, isDefault: true });
+  return { customerId: customer.id, key };
+}

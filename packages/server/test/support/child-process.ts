@@ -55,3 +55,20 @@ export function runEntry(
 ): Promise<ProcessResult> {
   return completion(spawnEntry(entry, args, env));
 }
+
+/** Resolves with the port a server child logged once it listens; rejects if it exits first. */
+export function listeningPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
+      if (match?.[1]) {
+        child.stdout?.off('data', onData);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${buffer}`)));
+  });
+}

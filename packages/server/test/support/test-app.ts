@@ -100,3 +100,11 @@ export function bodyOf<T = Record<string, unknown>>(response: LightMyRequestResp
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
+
+/** The app's loopback origin (`http://127.0.0.1:<port>`), making it listen first if it does not. */
+export async function loopbackOrigin(app: FastifyInstance): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') throw new Error('the app is not listening');
+  return `http://127.0.0.1:${address.port}`;
+}

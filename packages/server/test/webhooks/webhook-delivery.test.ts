@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { InProcessEventBus } from '../../src/events/event-bus';
 import { EventService } from '../../src/events/event-service';
 import { adminHeaders, createCustomerWithKey } from '../support/admin-helpers';
-import { completion, spawnEntry } from '../support/child-process';
+import { completion, listeningPort, spawnEntry } from '../support/child-process';
 import { bearer, bodyOf, buildTestApp } from '../support/test-app';
 import {
   buildWebhookApp,
@@ -19,22 +18,6 @@ import {
   TEST_CORRELATION_ID,
   waitFor,
 } from './webhook-test-support';
-
-/** Resolves once a spawned server logs that it listens. */
-function listening(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('Server listening')) {
-        child.stdout?.off('data', onData);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${output}`)));
-  });
-}
 
 describe('signed delivery', () => {
   it('POSTs the recorded bytes, signed over "<timestamp>.<raw body>" with the webhook secret', async () => {
@@ -476,7 +459,7 @@ describe('durability', () => {
       second.kill('SIGTERM');
       await exited;
     });
-    await listening(second);
+    await listeningPort(second);
     // Recorded without waking this process's dispatcher: both processes find the work by polling.
     const recorder = new EventService(first.clock, new InProcessEventBus());
     for (let index = 0; index < 30; index += 1) {

@@ -112,20 +112,8 @@ export function signatureIsValid(
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Waits until `condition` holds (checked every 10 ms), failing after `timeoutMs`. */
-export async function waitFor<T>(
-  condition: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Waits until a condition holds (the shared test helper). */
+export { waitFor } from '../support/wait-for';
 
 /** Lets in-flight work settle for `ms` (used only to prove that something does NOT happen). */
 export function settle(ms = 150): Promise<void> {

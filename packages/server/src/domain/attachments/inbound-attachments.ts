@@ -5,7 +5,7 @@ import type { StoredAttachment } from '../../store/message-repository';
 import type { Repositories } from '../../store/store';
 import { AttachmentFetchError, type FetchedFile } from './attachment-fetcher';
 import type { AttachmentSigner } from './attachment-signer';
-import { mimeTypeOfFilename, OCTET_STREAM } from './mime-types';
+import { mimeTypeFromName, OCTET_STREAM } from './mime-types';
 
 /** An inbound attachment whose bytes were fetched (or could not be), ready to store. */
 export interface PreparedAttachment {
@@ -55,8 +55,7 @@ export async function prepareInboundAttachments(
         providerId: attachment.providerId ?? null,
         filename: attachment.filename ?? null,
       };
-      const declared =
-        attachment.mimeType || mimeTypeOfFilename(attachment.filename) || OCTET_STREAM;
+      const declared = attachment.mimeType || mimeTypeFromName(attachment.filename) || OCTET_STREAM;
       const missing = (note: string): PreparedAttachment => ({
         ...base,
         mimeType: declared,
@@ -141,6 +140,6 @@ export function toMessageAttachment(attachment: PreparedAttachment): StoredAttac
     url: null,
     // The bytes live in the stored attachments, not with a send's base64 payloads.
     hasData: false,
-    downloadUrl: attachment.content.kind === 'stored' ? attachment.content.downloadUrl : null,
+    storedId: attachment.content.kind === 'stored' ? attachment.id : null,
   };
 }

@@ -15,25 +15,35 @@ export function isReady(conversation: ConversationRecord): conversation is Ready
   return conversation.chatId !== null;
 }
 
-function participantObjects(conversation: ConversationRecord): WhatsAppParticipant[] {
-  return conversation.participants.map((participant) => ({ ...participant }));
+/**
+ * A chat's channel with its members as the API shows them: handles on imessage, participant
+ * objects on whatsapp.
+ */
+function channelMembers(
+  conversation: ConversationRecord,
+):
+  | { channel: 'whatsapp'; participants: WhatsAppParticipant[] }
+  | { channel: 'imessage'; participants: string[] } {
+  if (conversation.channel === 'whatsapp') {
+    return {
+      channel: 'whatsapp',
+      participants: conversation.participants.map((participant) => ({ ...participant })),
+    };
+  }
+  return {
+    channel: 'imessage',
+    participants: conversation.participants.map((participant) => participant.handle),
+  };
 }
 
 /** The API shape of a chat: string participants on imessage, participant objects on whatsapp. */
 export function toChatView(conversation: ReadyConversation): Chat {
-  const common = {
+  return {
     chatId: conversation.chatId,
     conversationId: conversation.id,
     isGroup: conversation.isGroup,
     ...(conversation.name === null ? {} : { name: conversation.name }),
-  };
-  if (conversation.channel === 'whatsapp') {
-    return { ...common, channel: 'whatsapp', participants: participantObjects(conversation) };
-  }
-  return {
-    ...common,
-    channel: 'imessage',
-    participants: conversation.participants.map((participant) => participant.handle),
+    ...channelMembers(conversation),
   };
 }
 
@@ -44,19 +54,12 @@ export function toCreatedGroupView(conversation: ReadyConversation): CreatedGrou
 
 /** The `conversation` fragment of lifecycle and inbound events. */
 export function toConversationFragment(conversation: ReadyConversation): ConversationFragment {
-  const common = {
+  return {
     id: conversation.id,
     chatId: conversation.chatId,
     isGroup: conversation.isGroup,
     name: conversation.name,
-  };
-  if (conversation.channel === 'whatsapp') {
-    return { ...common, channel: 'whatsapp', participants: participantObjects(conversation) };
-  }
-  return {
-    ...common,
-    channel: 'imessage',
-    participants: conversation.participants.map((participant) => participant.handle),
+    ...channelMembers(conversation),
   };
 }
 

@@ -2,41 +2,46 @@ import type { MessageReactionData } from '@switchboard/contract';
 import { newCorrelationId } from '../../events/event-service';
 import type { InboundHandler } from '../../provider-runtime/provider-hub';
 import type { ProviderReactionEvent } from '../../providers/provider-events';
-import type { TapbackType } from '../../providers/provider-reaction';
+import { TAPBACK_VERBS } from '../../providers/provider-reaction';
 import { phoneOfJid } from '../chats/participant-address';
+import { recordReaction } from '../messages/reaction-state';
 import { type InboundDeps, receiverOf } from './inbound-deps';
 
-/** The verb iMessage uses to describe each tapback ("Loved “…”"). */
-const TAPBACK_VERBS: Readonly<Record<TapbackType, string>> = {
-  love: 'Loved',
-  like: 'Liked',
-  dislike: 'Disliked',
-  laugh: 'Laughed at',
-  emphasize: 'Emphasized',
-  question: 'Questioned',
-};
-
 /**
- * Emits `message.reaction` for a contact's reaction: `targetMessageId` is the customer's message
- * the provider id names (null when unknown, or another customer's), `type` is `remove` when the
- * reaction was taken back, and `content` describes it the way iMessage does.
+ * Records a contact's reaction on the customer's message it names (one per message per contact,
+ * as for the customer's own reactions) and emits `message.reaction`: `targetMessageId` is that
+ * message (null when unknown, or another customer's, and then nothing is stored), `type` is
+ * `remove` when the reaction was taken back, and `content` describes it the way iMessage does.
  */
 export function reactionHandler(deps: InboundDeps): InboundHandler<'message.reaction'> {
   return async (event, context) => {
     const number = await receiverOf(deps, context, event.to, event.kind);
     if (!number || event.channel === 'sms') return;
     const channel = event.channel;
+    const from = phoneOfJid(event.from) ?? event.from;
     await deps.store.transaction(async (tx) => {
-      const target = await tx.messages.findByExternalId(context.instanceId, event.targetExternalId);
-      const owned = target?.customerId === number.customerId && target.deletedAt === null;
+      const found = await tx.messages.findByExternalId(context.instanceId, event.targetExternalId);
+      const target =
+        found?.customerId === number.customerId && found.deletedAt === null ? found : undefined;
+      if (target) {
+        await recordReaction(tx, {
+          messageId: target.id,
+          customerId: number.customerId,
+          sender: from,
+          channel,
+          reaction: event.reaction,
+          remove: event.removed,
+          at: new Date(deps.clock.now()),
+        });
+      }
       await deps.events.record(tx, {
         customerId: number.customerId,
         type: 'message.reaction',
         correlationId: newCorrelationId(),
-        messageId: owned ? target.id : null,
+        messageId: target?.id ?? null,
         data: {
-          reaction: reactionOf(event, owned ? target.text : undefined, owned ? target.id : null),
-          from: phoneOfJid(event.from) ?? event.from,
+          reaction: reactionOf(event, target?.text, target?.id ?? null),
+          from,
           to: number.phoneNumber,
           channel,
         },

@@ -5,7 +5,7 @@ import {
   mimeTypeFromName,
   mimeTypeFromUrl,
   OCTET_STREAM,
-} from './mime-type-inference';
+} from '../attachments/mime-types';
 
 /** The attachments of a send, ready to store: metadata for the message, bytes apart. */
 export interface AttachmentIntake {
@@ -40,7 +40,7 @@ export function takeInAttachments(items: readonly Attachment[] | undefined): Att
       isAudioMessage: item.isAudioMessage ?? false,
       url: item.url ?? null,
       hasData: bytes !== undefined,
-      downloadUrl: null,
+      storedId: null,
     });
   });
   return { attachments, data };

@@ -11,6 +11,7 @@ import type { MessageEvents } from './message-events';
 import { visible } from './message-record';
 import { SENT_STATUSES } from './message-status';
 import { instanceAddressOf, providerRefOf } from './provider-message-ref';
+import { recordReaction } from './reaction-state';
 import { parseReaction } from './reaction-types';
 
 /** Dependencies of {@link MessageActions}. */
@@ -157,24 +158,17 @@ export class MessageActions {
         remove: parsed.remove,
       }),
     );
-    await this.options.store.transaction(async (tx) => {
-      if (!parsed.remove) {
-        await tx.messageReactions.set({
-          messageId: id,
-          sender,
-          customerId,
-          reaction: parsed.applied,
-          createdAt: new Date(this.options.clock.now()),
-        });
-        return;
-      }
-      // WhatsApp keeps one reaction per sender, so any removal clears it; an iMessage tapback is
-      // only taken back by its own negative form.
-      const current = await tx.messageReactions.find(id, sender);
-      if (current && (channel === 'whatsapp' || `-${current.reaction}` === parsed.applied)) {
-        await tx.messageReactions.remove(id, sender);
-      }
-    });
+    await this.options.store.transaction((tx) =>
+      recordReaction(tx, {
+        messageId: id,
+        customerId,
+        sender,
+        channel,
+        reaction: parsed.reaction,
+        remove: parsed.remove,
+        at: new Date(this.options.clock.now()),
+      }),
+    );
     return { messageId: id, reaction: parsed.applied };
   }
 

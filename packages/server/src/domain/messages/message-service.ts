@@ -1,7 +1,6 @@
 import type {
   ListMessagesQuery,
   ListScheduledMessagesQuery,
-  MessageList,
   SendMessageRequest,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
@@ -14,7 +13,7 @@ import type { ChatSendResolver } from './chat-send-target';
 import { decodeCursor, encodeCursor } from './message-cursor';
 import type { MessageEvents } from './message-events';
 import { notFound, patchOf, visible } from './message-record';
-import { toMessageView } from './message-view';
+import type { MessagePage } from './message-view';
 import type { SendTarget, SendTargetResolver } from './send-target';
 
 /** How far ahead a send may be scheduled: 30 days. */
@@ -128,7 +127,7 @@ export class MessageService {
   }
 
   /** A page of the customer's messages, newest first. */
-  async list(customerId: string, query: ListMessagesQuery): Promise<MessageList> {
+  async list(customerId: string, query: ListMessagesQuery): Promise<MessagePage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const rows = await this.#options.store.messages.list(customerId, {
       limit: query.limit + 1,
@@ -140,7 +139,7 @@ export class MessageService {
   }
 
   /** A page of the customer's scheduled messages, soonest due first. */
-  async listScheduled(customerId: string, query: ListScheduledMessagesQuery): Promise<MessageList> {
+  async listScheduled(customerId: string, query: ListScheduledMessagesQuery): Promise<MessagePage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const rows = await this.#options.store.messages.listScheduled(customerId, {
       limit: query.limit + 1,
@@ -360,12 +359,12 @@ function page(
   rows: MessageRecord[],
   limit: number,
   sortKey: (message: MessageRecord) => number,
-): MessageList {
+): MessagePage {
   const messages = rows.slice(0, limit);
   const last = messages.at(-1);
   const hasMore = rows.length > limit && last !== undefined;
   return {
-    messages: messages.map(toMessageView),
+    messages,
     pagination: {
       hasMore,
       nextCursor: hasMore ? encodeCursor({ at: sortKey(last), id: last.id }) : null,

@@ -1,15 +1,13 @@
-import { KNOWN_REACTION_TYPES, type KnownReactionType } from '@switchboard/contract';
-import type { ProviderReaction, TapbackType } from '../../providers/provider-reaction';
+import {
+  KNOWN_REACTION_TYPES,
+  type KnownReactionType,
+  type TapbackType,
+  WHATSAPP_TAPBACK_EMOJI,
+} from '@switchboard/contract';
+import type { ProviderReaction } from '../../providers/provider-reaction';
 
-/** The emoji each tapback maps to on whatsapp (the spec's table). */
-export const WHATSAPP_TAPBACK_EMOJI: Readonly<Record<TapbackType, string>> = {
-  love: '❤️',
-  like: '👍',
-  dislike: '👎',
-  laugh: '😂',
-  emphasize: '‼️',
-  question: '❓',
-};
+/** The channels that have reactions (on sms a reaction is a text message). */
+export type ReactionChannel = 'imessage' | 'whatsapp';
 
 /** A reaction request understood: what to send the provider and what was applied. */
 export interface ParsedReaction {
@@ -30,19 +28,24 @@ export function isKnownReactionType(type: string): type is KnownReactionType {
 }
 
 /**
+ * A reaction as a message on `channel` carries it: the tapback type on imessage, its emoji on
+ * whatsapp (the spec's table), and an emoji as itself.
+ */
+export function appliedReaction(reaction: ProviderReaction, channel: ReactionChannel): string {
+  if (reaction.type === 'emoji') return reaction.emoji;
+  return channel === 'whatsapp' ? WHATSAPP_TAPBACK_EMOJI[reaction.type] : reaction.type;
+}
+
+/**
  * Reads a reaction type for a message on `channel`: the twelve tapback values everywhere, and on
  * whatsapp any other string as an emoji; null when the channel does not accept it (imessage with
  * an unknown value).
  */
-export function parseReaction(
-  type: string,
-  channel: 'imessage' | 'whatsapp',
-): ParsedReaction | null {
+export function parseReaction(type: string, channel: ReactionChannel): ParsedReaction | null {
   if (isKnownReactionType(type)) {
     const remove = type.startsWith('-');
-    const tapback = (remove ? type.slice(1) : type) as TapbackType;
-    const applied = channel === 'whatsapp' && !remove ? WHATSAPP_TAPBACK_EMOJI[tapback] : type;
-    return { reaction: { type: tapback }, remove, applied };
+    const reaction = { type: (remove ? type.slice(1) : type) as TapbackType };
+    return { reaction, remove, applied: remove ? type : appliedReaction(reaction, channel) };
   }
   if (channel !== 'whatsapp') return null;
   return { reaction: { type: 'emoji', emoji: type }, remove: false, applied: type };

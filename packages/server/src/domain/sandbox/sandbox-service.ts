@@ -8,6 +8,8 @@ import {
   type SandboxFaceTimeCall,
   type SandboxFaceTimeCallRequest,
   type SandboxFaceTimeStatusRequest,
+  type SandboxHealthRequest,
+  type SandboxHealthResult,
   type SandboxInboundMessageRequest,
   type SandboxInboundMessageResult,
   type SandboxMessageStatusRequest,
@@ -21,16 +23,18 @@ import {
   type WhatsAppSession,
 } from '@switchboard/contract';
 import type { ProviderHub } from '../../provider-runtime/provider-hub';
+import { healthWarning } from '../../providers/provider-health-warning';
 import type { ProviderReaction } from '../../providers/provider-reaction';
 import { SimulatorProvider } from '../../providers/simulator/simulator-provider';
 import type {
   SandboxAttachment,
   SimulatorSandbox,
 } from '../../providers/simulator/simulator-sandbox';
+import type { InstanceHealth } from '../../store/instance-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';
-import { mimeTypeOfFilename, OCTET_STREAM } from '../attachments/mime-types';
+import { mimeTypeFromName, OCTET_STREAM } from '../attachments/mime-types';
 import { findChat } from '../chats/find-chat';
 import { callProvider } from '../chats/provider-call';
 import { DomainError } from '../domain-error';
@@ -45,6 +49,8 @@ export interface SandboxServiceDeps {
   hub: Pick<ProviderHub, 'provider'>;
   /** The inbound message side, to describe what a simulated message became. */
   inbound: InboundMessageReceiver;
+  /** Checks and records an instance's health at once, so an override shows without waiting. */
+  instanceHealth: { checkInstanceHealth(instanceId: string): Promise<InstanceHealth> };
 }
 
 /** One of the customer's numbers, served by a simulator instance. */
@@ -304,6 +310,31 @@ export class SandboxService {
     return { lid: body.lid, jid, conversationIds: affected };
   }
 
+  /**
+   * The simulator instance serving the number reports `body.status` (with its warnings) from now
+   * on, `healthy` removing the override; the instance is checked at once, so `/health` and
+   * `GET /v1/numbers` show it. Every number the instance serves shares its health.
+   */
+  async setInstanceHealth(
+    customerId: string,
+    phoneNumber: string,
+    body: SandboxHealthRequest,
+  ): Promise<SandboxHealthResult> {
+    const { number, sandbox } = await this.#simulated(customerId, phoneNumber);
+    sandbox.setHealth(
+      body.status === 'healthy'
+        ? null
+        : { status: body.status, warnings: (body.warnings ?? []).map(healthWarning) },
+    );
+    const health = await this.#deps.instanceHealth.checkInstanceHealth(number.instanceId);
+    return {
+      instanceName: number.instanceName,
+      status: health.status,
+      warnings: health.warnings,
+      checkedAt: health.checkedAt.toISOString(),
+    };
+  }
+
   /** The customer's number `address`, served by a simulator; 404 for anything else. */
   async #simulated(customerId: string, address: string): Promise<SimulatedNumber> {
     const number = await this.#deps.store.numbers.findByAddress(customerId, address);
@@ -397,7 +428,7 @@ function toSandboxAttachment(item: {
   mimeType?: string | undefined;
   filename?: string | undefined;
 }): SandboxAttachment {
-  const mimeType = item.mimeType ?? mimeTypeOfFilename(item.filename) ?? OCTET_STREAM;
+  const mimeType = item.mimeType ?? mimeTypeFromName(item.filename) ?? OCTET_STREAM;
   const content: SandboxAttachment['content'] =
     item.data !== undefined
       ? { kind: 'bytes', data: new Uint8Array(Buffer.from(item.data, 'base64')) }

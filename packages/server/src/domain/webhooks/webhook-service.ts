@@ -12,13 +12,13 @@ import type {
 import type { Clock } from '../../clock';
 import type { EventService } from '../../events/event-service';
 import { newUuid } from '../../ids';
-import type { DeliveryRecord } from '../../store/delivery-repository';
 import type { UnitOfWork } from '../../store/store';
 import {
   DuplicateWebhookError,
   type WebhookChanges,
   type WebhookRecord,
 } from '../../store/webhook-repository';
+import { pendingDelivery } from '../../webhooks/pending-delivery';
 import type { AttemptReport } from '../../webhooks/webhook-dispatcher';
 import { DomainError } from '../domain-error';
 import { requireSafeUrl } from './outbound-url';
@@ -226,8 +226,7 @@ export class WebhookService {
         throw new DomainError('NOT_FOUND', `No delivery ${deliveryId} on webhook ${id}`);
       }
       const now = new Date(this.clock.now());
-      const record: DeliveryRecord = {
-        id: newUuid(),
+      const record = pendingDelivery({
         customerId,
         webhookId: id,
         targetUrl: null,
@@ -235,16 +234,9 @@ export class WebhookService {
         eventType: source.eventType,
         attempt: 1,
         trigger: 'redelivery',
-        status: 'pending',
-        statusCode: null,
-        durationMs: null,
-        error: null,
         createdAt: now,
-        attemptedAt: null,
         nextAttemptAt: now,
-        leaseOwner: null,
-        leaseUntil: null,
-      };
+      });
       await tx.deliveries.insertMany([record]);
       tx.afterCommit(() => this.dispatch.wake());
       return record;

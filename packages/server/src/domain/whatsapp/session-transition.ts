@@ -36,6 +36,16 @@ export interface SessionOwner {
   instanceId: string;
 }
 
+/** A session without credentials: never paired, or unlinked (nothing learned is kept). */
+const NOT_ENABLED = {
+  status: 'not_enabled',
+  jid: null,
+  qrCode: null,
+  disconnectReason: null,
+  lastConnectedAt: null,
+  lastDisconnectedAt: null,
+} as const satisfies Partial<WhatsAppSessionRecord>;
+
 /**
  * Applies a state change to the stored session and records `whatsapp.status` (stream only), in
  * `tx`. A change that changes nothing (a redelivered event, the same QR again) records nothing:
@@ -54,12 +64,7 @@ export async function applySessionChange(
     customerId: owner.customerId,
     phoneNumber: owner.phoneNumber,
     instanceId: owner.instanceId,
-    status: 'not_enabled',
-    jid: null,
-    qrCode: null,
-    disconnectReason: null,
-    lastConnectedAt: null,
-    lastDisconnectedAt: null,
+    ...NOT_ENABLED,
     updatedAt: at,
   };
   if (isNoChange(base, change)) return base;
@@ -110,15 +115,7 @@ function nextRecord(
       };
     case 'not_enabled':
       // The credentials are gone: so is everything learned from them.
-      return {
-        ...record,
-        status: 'not_enabled',
-        jid: null,
-        qrCode: null,
-        disconnectReason: null,
-        lastConnectedAt: null,
-        lastDisconnectedAt: null,
-      };
+      return { ...record, ...NOT_ENABLED };
   }
 }
 

@@ -7,7 +7,7 @@ import type {
   ProviderInboundAttachment,
   WhatsAppDisconnectReason,
 } from '../provider-events';
-import type { ProviderReaction, TapbackType } from '../provider-reaction';
+import { type ProviderReaction, TAPBACK_VERBS } from '../provider-reaction';
 import type { WhatsAppSessionSnapshot } from '../whatsapp-session-port';
 import { isGroupChatId, isLid, phoneToJid } from './simulated-addresses';
 import { newAttachmentGuid, newCallUuid, newExternalId } from './simulated-ids';
@@ -113,16 +113,6 @@ const FINAL_CALL_STATES: ReadonlySet<FaceTimeCallStatus> = new Set([
   'rejected',
   'failed',
 ]);
-
-/** The past-tense verb iMessage uses when a tapback reaches an SMS-only phone as text. */
-const TAPBACK_AS_TEXT: Record<TapbackType, string> = {
-  love: 'Loved',
-  like: 'Liked',
-  dislike: 'Disliked',
-  laugh: 'Laughed at',
-  emphasize: 'Emphasized',
-  question: 'Questioned',
-};
 
 interface FaceTimeCall {
   caller: string;
@@ -450,5 +440,5 @@ function reactionAsText(
   const target = targetText === undefined ? 'a message' : `“${targetText}”`;
   if (removed) return `Removed a reaction from ${target}`;
   if (reaction.type === 'emoji') return `Reacted ${reaction.emoji} to ${target}`;
-  return `${TAPBACK_AS_TEXT[reaction.type]} ${target}`;
+  return `${TAPBACK_VERBS[reaction.type]} ${target}`;
 }

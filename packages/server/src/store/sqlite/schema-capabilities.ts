@@ -1,6 +1,7 @@
-import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { ProviderAvailability } from '../../providers/provider';
-import { customers } from './schema';
+import { timestamp } from './columns';
+import { customerIdColumn } from './schema';
 
 /**
  * What one instance's provider answered about an address, per customer (so a cache hit never
@@ -10,13 +11,11 @@ import { customers } from './schema';
 export const capabilityCache = sqliteTable(
   'capability_cache',
   {
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     instanceId: text('instance_id').notNull(),
     address: text('address').notNull(),
     availability: text('availability', { mode: 'json' }).$type<ProviderAvailability>().notNull(),
-    cachedAt: integer('cached_at', { mode: 'timestamp_ms' }).notNull(),
+    cachedAt: timestamp('cached_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.customerId, table.instanceId, table.address] })],
 );

@@ -2,7 +2,8 @@ import type { OtpProvider, WhatsAppSessionStatus } from '@switchboard/contract';
 import { blob, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { ConversationChannel, StoredParticipant } from '../conversation-repository';
 import type { Channel } from '../store-types';
-import { customers, instances } from './schema';
+import { timestamp } from './columns';
+import { customerIdColumn, instanceIdColumn } from './schema';
 
 /**
  * Chats (conversations): groups created through the API and chats seen in inbound traffic. A row
@@ -13,12 +14,8 @@ export const conversations = sqliteTable(
   'conversations',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    customerId: customerIdColumn(),
+    instanceId: instanceIdColumn(),
     channel: text('channel').$type<ConversationChannel>().notNull(),
     chatId: text('chat_id'),
     /** The instance address that owns the chat (the group creator or the receiving number). */
@@ -26,9 +23,9 @@ export const conversations = sqliteTable(
     isGroup: integer('is_group', { mode: 'boolean' }).notNull(),
     name: text('name'),
     participants: text('participants', { mode: 'json' }).$type<StoredParticipant[]>().notNull(),
-    leftAt: integer('left_at', { mode: 'timestamp_ms' }),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    leftAt: timestamp('left_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
   },
   (table) => [
     uniqueIndex('conversations_customer_instance_chat_unique').on(
@@ -44,20 +41,16 @@ export const conversations = sqliteTable(
 export const whatsappSessions = sqliteTable(
   'whatsapp_sessions',
   {
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     phoneNumber: text('phone_number').notNull(),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    instanceId: instanceIdColumn(),
     status: text('status').$type<WhatsAppSessionStatus>().notNull(),
     jid: text('jid'),
     qrCode: text('qr_code'),
     disconnectReason: text('disconnect_reason'),
-    lastConnectedAt: integer('last_connected_at', { mode: 'timestamp_ms' }),
-    lastDisconnectedAt: integer('last_disconnected_at', { mode: 'timestamp_ms' }),
-    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    lastConnectedAt: timestamp('last_connected_at'),
+    lastDisconnectedAt: timestamp('last_disconnected_at'),
+    updatedAt: timestamp('updated_at').notNull(),
   },
   (table) => [
     uniqueIndex('whatsapp_sessions_customer_number_unique').on(table.customerId, table.phoneNumber),
@@ -69,9 +62,7 @@ export const storedAttachments = sqliteTable(
   'stored_attachments',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     messageId: text('message_id').notNull(),
     position: integer('position').notNull(),
     providerId: text('provider_id'),
@@ -79,7 +70,7 @@ export const storedAttachments = sqliteTable(
     filename: text('filename'),
     totalBytes: integer('total_bytes').notNull(),
     data: blob('data', { mode: 'buffer' }).notNull(),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
   },
   (table) => [index('stored_attachments_message_idx').on(table.messageId)],
 );
@@ -89,15 +80,13 @@ export const signupCodes = sqliteTable(
   'signup_codes',
   {
     messageId: text('message_id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     receivingAddress: text('receiving_address').notNull(),
     code: text('code').notNull(),
     provider: text('provider').$type<OtpProvider>().notNull(),
     fromAddress: text('from_address').notNull(),
     channel: text('channel').$type<Channel>().notNull(),
-    receivedAt: integer('received_at', { mode: 'timestamp_ms' }).notNull(),
+    receivedAt: timestamp('received_at').notNull(),
   },
   (table) => [
     index('signup_codes_customer_address_idx').on(
@@ -112,19 +101,15 @@ export const signupCodes = sqliteTable(
 export const faceTimeCalls = sqliteTable(
   'facetime_calls',
   {
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     callUuid: text('call_uuid').notNull(),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    instanceId: instanceIdColumn(),
     receivingAddress: text('receiving_address').notNull(),
     otherParty: text('other_party').notNull(),
     isVideo: integer('is_video', { mode: 'boolean' }).notNull(),
     status: text('status').notNull(),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
   },
   (table) => [
     uniqueIndex('facetime_calls_customer_call_unique').on(table.customerId, table.callUuid),
@@ -135,5 +120,5 @@ export const faceTimeCalls = sqliteTable(
 export const serverSecrets = sqliteTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  createdAt: timestamp('created_at').notNull(),
 });

@@ -2,7 +2,8 @@ import type { EventType, WebhookEventSelector } from '@switchboard/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { DeliveryStatus, DeliveryTrigger } from '../delivery-repository';
-import { customers } from './schema';
+import { timestamp } from './columns';
+import { customerIdColumn } from './schema';
 
 /**
  * Every event, exactly as receivers get it: `payload` holds the serialized body, so the bytes
@@ -12,15 +13,13 @@ export const events = sqliteTable(
   'events',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     type: text('type').$type<EventType>().notNull(),
     payload: text('payload').notNull(),
     correlationId: text('correlation_id').notNull(),
     messageId: text('message_id'),
     callbackUrl: text('callback_url'),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
   },
   (table) => [
     index('events_customer_created_idx').on(table.customerId, table.createdAt),
@@ -36,9 +35,7 @@ export const webhooks = sqliteTable(
   'webhooks',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     name: text('name'),
     url: text('url').notNull(),
     events: text('events', { mode: 'json' }).$type<WebhookEventSelector[]>().notNull(),
@@ -47,8 +44,8 @@ export const webhooks = sqliteTable(
     active: integer('active', { mode: 'boolean' }).notNull(),
     /** Consecutive delivery chains that ended exhausted; three deactivate the webhook. */
     exhaustedChains: integer('exhausted_chains').notNull().default(0),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
   },
   (table) => [
     index('webhooks_customer_idx').on(table.customerId, table.createdAt),
@@ -69,9 +66,7 @@ export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     webhookId: text('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
     targetUrl: text('target_url'),
     eventId: text('event_id')
@@ -84,12 +79,12 @@ export const webhookDeliveries = sqliteTable(
     statusCode: integer('status_code'),
     durationMs: integer('duration_ms'),
     error: text('error'),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    attemptedAt: integer('attempted_at', { mode: 'timestamp_ms' }),
-    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }),
+    createdAt: timestamp('created_at').notNull(),
+    attemptedAt: timestamp('attempted_at'),
+    nextAttemptAt: timestamp('next_attempt_at'),
     /** Which worker holds the attempt, and until when: a crashed worker's lease runs out. */
     leaseOwner: text('lease_owner'),
-    leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
+    leaseUntil: timestamp('lease_until'),
   },
   (table) => [
     index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),

@@ -15,7 +15,8 @@ import type {
   StoredMention,
   StoredTimelineEntry,
 } from '../message-repository';
-import { customers, instances } from './schema';
+import { timestamp } from './columns';
+import { customerIdColumn, instanceIdColumn } from './schema';
 
 /**
  * Messages, outbound and inbound. `timeline` is a JSON array rewritten on every status change (a
@@ -26,9 +27,7 @@ export const messages = sqliteTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     direction: text('direction').$type<MessageDirection>().notNull(),
     status: text('status').$type<MessageStatus>().notNull(),
     toAddress: text('to_address'),
@@ -36,9 +35,7 @@ export const messages = sqliteTable(
     providerChatId: text('provider_chat_id'),
     isGroup: integer('is_group', { mode: 'boolean' }).notNull().default(false),
     fromAddress: text('from_address').notNull(),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    instanceId: instanceIdColumn(),
     channel: text('channel').$type<Channel>(),
     pinnedChannel: text('pinned_channel').$type<Channel>(),
     text: text('text').notNull(),
@@ -48,7 +45,7 @@ export const messages = sqliteTable(
     messageType: text('message_type').$type<'carousel'>(),
     mentions: text('mentions', { mode: 'json' }).$type<StoredMention[]>(),
     replyTo: text('reply_to'),
-    scheduledAt: integer('scheduled_at', { mode: 'timestamp_ms' }),
+    scheduledAt: timestamp('scheduled_at'),
     idempotencyKey: text('idempotency_key'),
     callbackUrl: text('callback_url'),
     metadata: text('metadata', { mode: 'json' }).$type<Metadata>(),
@@ -63,9 +60,9 @@ export const messages = sqliteTable(
     timeline: text('timeline', { mode: 'json' }).$type<StoredTimelineEntry[]>().notNull(),
     correlationId: text('correlation_id').notNull(),
     suppressed: integer('suppressed', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
-    deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+    deletedAt: timestamp('deleted_at'),
   },
   (table) => [
     // The list, newest first, and its status and recipient filters: each an index that ends in
@@ -118,14 +115,12 @@ export const messageAttempts = sqliteTable(
     messageId: text('message_id')
       .notNull()
       .references(() => messages.id),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     instanceId: text('instance_id').notNull(),
     attempt: integer('attempt').notNull(),
     channel: text('channel').$type<Channel>().notNull(),
     externalId: text('external_id'),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
   },
   (table) => [
     index('message_attempts_instance_external_idx').on(table.instanceId, table.externalId),
@@ -141,11 +136,9 @@ export const messageReactions = sqliteTable(
       .notNull()
       .references(() => messages.id),
     sender: text('sender').notNull(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     reaction: text('reaction').notNull(),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.messageId, table.sender] })],
 );

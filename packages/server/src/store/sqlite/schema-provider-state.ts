@@ -1,5 +1,5 @@
 import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { instances } from './schema';
+import { instanceIdColumn } from './schema';
 
 /**
  * Durable key-value state of each provider instance (WhatsApp credentials and keys, reconciliation
@@ -8,9 +8,7 @@ import { instances } from './schema';
 export const providerState = sqliteTable(
   'provider_state',
   {
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    instanceId: instanceIdColumn(),
     key: text('key').notNull(),
     value: text('value').notNull(),
   },

@@ -2,14 +2,15 @@ import type { CustomerSettings } from '@switchboard/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Channel, HealthStatusValue, InstanceProvider } from '../store-types';
+import { timestamp } from './columns';
 
 /** Customer accounts; deleting one only sets `deleted_at`, so its keys can answer 403. */
 export const customers = sqliteTable('customers', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   settings: text('settings', { mode: 'json' }).$type<CustomerSettings>().notNull(),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  deletedAt: integer('deleted_at', { mode: 'timestamp_ms' }),
+  createdAt: timestamp('created_at').notNull(),
+  deletedAt: timestamp('deleted_at'),
 });
 
 /** API keys, stored as SHA-256 hashes. */
@@ -17,14 +18,12 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    customerId: customerIdColumn(),
     name: text('name'),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull().unique(),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    createdAt: timestamp('created_at').notNull(),
+    revokedAt: timestamp('revoked_at'),
   },
   (table) => [index('api_keys_customer_id_idx').on(table.customerId)],
 );
@@ -41,25 +40,35 @@ export const instances = sqliteTable('instances', {
     .$type<string[]>()
     .notNull()
     .default(sql`'[]'`),
-  healthCheckedAt: integer('health_checked_at', { mode: 'timestamp_ms' }),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  healthCheckedAt: timestamp('health_checked_at'),
+  createdAt: timestamp('created_at').notNull(),
 });
+
+/** A required `customer_id` column referencing `customers`: every customer-owned row has one. */
+export function customerIdColumn() {
+  return text('customer_id')
+    .notNull()
+    .references(() => customers.id);
+}
+
+/** A required `instance_id` column referencing `instances`. */
+export function instanceIdColumn() {
+  return text('instance_id')
+    .notNull()
+    .references(() => instances.id);
+}
 
 /** Sender addresses: unique across customers; at most one default per customer. */
 export const senderNumbers = sqliteTable(
   'sender_numbers',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
-    instanceId: text('instance_id')
-      .notNull()
-      .references(() => instances.id),
+    customerId: customerIdColumn(),
+    instanceId: instanceIdColumn(),
     phoneNumber: text('phone_number').notNull().unique(),
     email: text('email').unique(),
     isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: timestamp('created_at').notNull(),
   },
   (table) => [
     index('sender_numbers_customer_id_idx').on(table.customerId),

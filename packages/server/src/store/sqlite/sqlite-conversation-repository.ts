@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type {
   ConversationPatch,
   ConversationRecord,
@@ -6,6 +6,18 @@ import type {
 } from '../conversation-repository';
 import type { SqliteExecutor } from './executor';
 import { conversations } from './schema-chats';
+
+/** The customer's conversation `id`. */
+const byId = (customerId: string, id: string) =>
+  and(eq(conversations.customerId, customerId), eq(conversations.id, id));
+
+/** The customer's conversations on one instance that also match `condition`. */
+const ofInstance = (customerId: string, instanceId: string, condition: SQL) =>
+  and(
+    eq(conversations.customerId, customerId),
+    eq(conversations.instanceId, instanceId),
+    condition,
+  );
 
 /** {@link ConversationRepository} on SQLite. */
 export class SqliteConversationRepository implements ConversationRepository {
@@ -19,13 +31,7 @@ export class SqliteConversationRepository implements ConversationRepository {
   }
 
   findById(customerId: string, id: string): Promise<ConversationRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(conversations)
-        .where(and(eq(conversations.customerId, customerId), eq(conversations.id, id)))
-        .get(),
-    );
+    return this.run((db) => db.select().from(conversations).where(byId(customerId, id)).get());
   }
 
   findByChatId(customerId: string, chatId: string): Promise<ConversationRecord | undefined> {
@@ -48,13 +54,7 @@ export class SqliteConversationRepository implements ConversationRepository {
       db
         .select()
         .from(conversations)
-        .where(
-          and(
-            eq(conversations.customerId, customerId),
-            eq(conversations.instanceId, instanceId),
-            eq(conversations.chatId, chatId),
-          ),
-        )
+        .where(ofInstance(customerId, instanceId, eq(conversations.chatId, chatId)))
         .get(),
     );
   }
@@ -64,31 +64,20 @@ export class SqliteConversationRepository implements ConversationRepository {
       db
         .select()
         .from(conversations)
-        .where(
-          and(
-            eq(conversations.customerId, customerId),
-            eq(conversations.instanceId, instanceId),
-            eq(conversations.channel, 'whatsapp'),
-          ),
-        )
+        .where(ofInstance(customerId, instanceId, eq(conversations.channel, 'whatsapp')))
         .all(),
     );
   }
 
   update(customerId: string, id: string, patch: ConversationPatch): Promise<void> {
     return this.run((db) => {
-      db.update(conversations)
-        .set(patch)
-        .where(and(eq(conversations.customerId, customerId), eq(conversations.id, id)))
-        .run();
+      db.update(conversations).set(patch).where(byId(customerId, id)).run();
     });
   }
 
   delete(customerId: string, id: string): Promise<void> {
     return this.run((db) => {
-      db.delete(conversations)
-        .where(and(eq(conversations.customerId, customerId), eq(conversations.id, id)))
-        .run();
+      db.delete(conversations).where(byId(customerId, id)).run();
     });
   }
 }

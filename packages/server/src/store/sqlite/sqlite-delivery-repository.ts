@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type {
   ClaimedDelivery,
   DeliveryPageQuery,
@@ -19,6 +19,14 @@ const isDue = (now: Date) =>
     eq(webhookDeliveries.status, 'pending'),
     lte(webhookDeliveries.nextAttemptAt, now),
     leaseIsFree(now),
+  );
+
+/** The attempts of the customer's webhook that also match every one of `conditions`. */
+const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | undefined)[]) =>
+  and(
+    eq(webhookDeliveries.customerId, customerId),
+    eq(webhookDeliveries.webhookId, webhookId),
+    ...conditions,
   );
 
 /** {@link DeliveryRepository} on SQLite. */
@@ -44,13 +52,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
       db
         .select()
         .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.customerId, customerId),
-            eq(webhookDeliveries.webhookId, webhookId),
-            eq(webhookDeliveries.id, id),
-          ),
-        )
+        .where(ofWebhook(customerId, webhookId, eq(webhookDeliveries.id, id)))
         .get(),
     );
   }
@@ -65,9 +67,9 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
         .select()
         .from(webhookDeliveries)
         .where(
-          and(
-            eq(webhookDeliveries.customerId, customerId),
-            eq(webhookDeliveries.webhookId, webhookId),
+          ofWebhook(
+            customerId,
+            webhookId,
             query.before === undefined ? undefined : lt(webhookDeliveries.id, query.before),
             query.status === undefined ? undefined : eq(webhookDeliveries.status, query.status),
             query.eventId === undefined ? undefined : eq(webhookDeliveries.eventId, query.eventId),

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+
+/** CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux). */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until a process is (nearly) idle: under `maxCpuPercent` of one core over a window. Used
+ * between measurements, so the background work one run leaves behind (the simulator finishing
+ * the lifecycle of accepted sends, webhook deliveries) does not steal CPU from the next run.
+ * Returns how long it waited, in milliseconds.
+ */
+export async function waitForCpuIdle(
+  pid: number,
+  options: { maxCpuPercent?: number; windowMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const maxPercent = options.maxCpuPercent ?? 5;
+  const windowMs = options.windowMs ?? 300;
+  const started = performance.now();
+  const deadline = started + (options.timeoutMs ?? 30_000);
+  while (performance.now() < deadline) {
+    const before = cpuTicks(pid);
+    await new Promise((wake) => setTimeout(wake, windowMs));
+    const after = cpuTicks(pid);
+    if (before === undefined || after === undefined) break;
+    const percent = ((after - before) * 10 * 100) / windowMs;
+    if (percent <= maxPercent) break;
+  }
+  return performance.now() - started;
+}

@@ -1,0 +1,17 @@
+/**
+ * `tsx src/profile-summary.ts <file.cpuprofile>…`: prints the heaviest functions and packages of
+ * server CPU profiles written by `pnpm bench --profile` (into bench/results/tmp/profiles).
+ */
+import { summarizeCpuProfile } from './report/cpu-profile-summary';
+
+for (const path of process.argv.slice(2)) {
+  const summary = summarizeCpuProfile(path, 25);
+  process.stdout.write(`${path} (${summary.durationSec} s)\n  packages:\n`);
+  for (const entry of summary.topPackages) {
+    process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
+  }
+  process.stdout.write('  functions:\n');
+  for (const entry of summary.topFunctions) {
+    process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
+  }
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { request } from 'undici';
+import { BENCH_SRC_DIR } from '../paths';
+import { freePort } from '../process/free-port';
+import { NodeChild, waitForHttpOk } from '../process/node-child';
+import type { ReceiverStats } from './webhook-receiver';
+
+/** The signing secret the scenario registers its webhooks with. */
+export const RECEIVER_SECRET = 'bench-webhook-secret-0123456789abcdef';
+
+/** The webhook receiver (see `webhook-receiver.ts`) in its own process. */
+export class WebhookReceiver {
+  private constructor(
+    /** Base URL; webhooks point at `<url>/hooks/<name>`. */
+    readonly url: string,
+    private readonly process: NodeChild,
+  ) {}
+
+  /** Starts the receiver. */
+  static async start(): Promise<WebhookReceiver> {
+    const port = await freePort();
+    const child = NodeChild.spawn({
+      name: 'webhook receiver',
+      script: join(BENCH_SRC_DIR, 'receiver', 'webhook-receiver.ts'),
+      env: { NODE_ENV: 'production', PORT: String(port), WEBHOOK_SECRET: RECEIVER_SECRET },
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitForHttpOk(`${url}/health`, child, { startedAt: performance.now() });
+    } catch (error) {
+      await child.stop();
+      throw error;
+    }
+    return new WebhookReceiver(url, child);
+  }
+
+  /** The counts since the last reset. */
+  async stats(): Promise<ReceiverStats> {
+    const response = await request(`${this.url}/stats`);
+    return (await response.body.json()) as ReceiverStats;
+  }
+
+  /** Zeroes the counts. */
+  async reset(): Promise<void> {
+    const response = await request(`${this.url}/reset`, { method: 'POST' });
+    await response.body.dump();
+  }
+
+  /** Stops the receiver. */
+  async stop(): Promise<void> {
+    await this.process.stop();
+  }
+}

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+
+/** The parts of a V8 `.cpuprofile` (written by `node --cpu-prof`) this summary reads. */
+interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+  }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+}
+
+/** Self time of one function or one package. */
+export interface ProfileEntry {
+  name: string;
+  /** Share of the profile's samples, percent. */
+  selfPercent: number;
+}
+
+/** The heaviest functions and packages of a CPU profile. */
+export interface ProfileSummary {
+  durationSec: number;
+  topFunctions: ProfileEntry[];
+  topPackages: ProfileEntry[];
+}
+
+/** Where a frame's code comes from: an npm package, the server bundle, node itself, or V8. */
+function packageOf(url: string, functionName: string): string {
+  const inModules = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(
+    url,
+  );
+  if (inModules?.[1]) return inModules[1];
+  if (url.includes('/packages/server/dist/')) return 'switchboard server';
+  if (url.startsWith('node:')) return 'node core';
+  if (url === '') return functionName.startsWith('(') ? functionName : 'native';
+  return url;
+}
+
+function top(map: Map<string, number>, total: number, count: number): ProfileEntry[] {
+  return [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, hits]) => ({ name, selfPercent: Math.round((hits / total) * 1000) / 10 }));
+}
+
+/** Reads a `.cpuprofile` and sums self time by function and by package. */
+export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  const hitsById = new Map<number, number>();
+  for (const sample of profile.samples) hitsById.set(sample, (hitsById.get(sample) ?? 0) + 1);
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = hitsById.get(node.id) ?? 0;
+    if (hits === 0) continue;
+    total += hits;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const file = url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
+    const name = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
+    const pkg = packageOf(url, functionName);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
+  }
+  return {
+    durationSec: Math.round((profile.endTime - profile.startTime) / 1e5) / 10,
+    topFunctions: top(byFunction, total, count),
+    topPackages: top(byPackage, total, count),
+  };
+}

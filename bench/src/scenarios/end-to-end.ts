@@ -1,0 +1,277 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { apiRequest, assertImplemented, UnexpectedAnswerError } from '../api/api-client';
+import { probeSend } from '../api/probe-send';
+import type { ScenarioContext } from '../bench-mode';
+import { sendBurst } from '../load/send-burst';
+import { webhookPostLoop } from '../load/webhook-post-loop';
+import { waitForCpuIdle } from '../process/cpu-idle';
+import { PeakRssWatch } from '../process/memory-probe';
+import { SwitchboardServer } from '../process/switchboard-server';
+import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
+import type { ReceiverStats } from '../receiver/webhook-receiver';
+import { seedTenants } from '../seed/tenants';
+import { median, round } from '../stats/summary';
+import { type BacklogSample, DeliveryBacklogSampler } from './delivery-backlog';
+import { metric, type ScenarioOutcome } from './scenario-result';
+
+const MB = 1024 * 1024;
+/** The server's webhook concurrency in this scenario; the baseline loop uses as many clients. */
+const WEBHOOK_CONCURRENCY = 32;
+/** Events per message for the recipients used (iMessage sent → delivered): queued, sent, delivered. */
+const EVENTS_PER_MESSAGE = 3;
+
+interface RoundFigures {
+  accepted: number;
+  deliveredPerSec: number;
+  webhooksPerSec: number;
+  baselinePerSec: number;
+  webhooksReceived: number;
+  invalidSignatures: number;
+  maxBacklog: number;
+  finalBacklog: number;
+  drainSec: number;
+  complete: boolean;
+  peakRss: number;
+}
+
+async function waitUntil(
+  condition: () => Promise<boolean>,
+  deadline: number,
+  intervalMs = 100,
+): Promise<boolean> {
+  while (performance.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((wake) => setTimeout(wake, intervalMs));
+  }
+  return condition();
+}
+
+/** A real event payload of this run, for the baseline loop to POST (same size, same receiver). */
+function sampleEventPayload(databasePath: string): string {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    const payload = db
+      .prepare("select payload from events where type = 'message.delivered' limit 1")
+      .pluck()
+      .get();
+    return typeof payload === 'string' ? payload : '{}';
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Scenario 2, end to end: bursts of sends flow through the simulator to `delivered`, and every
+ * event reaches a local receiver through a webhook subscribed to `*` (one per customer), signed
+ * and checked there. Measured: messages fully delivered per second (from the first send to the
+ * last `message.delivered` webhook), signed webhooks received per second against a bare undici
+ * POST loop to the same receiver, and the delivery backlog read from the database throughout.
+ */
+export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcome> {
+  const settings = context.mode.endToEnd;
+  const databasePath = join(context.workDir, 'end-to-end.db');
+  const receiver = await WebhookReceiver.start();
+  const server = await SwitchboardServer.start({
+    databasePath,
+    label: 'end-to-end',
+    env: { WEBHOOK_CONCURRENCY: String(WEBHOOK_CONCURRENCY) },
+    ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
+  });
+  try {
+    const tenants = await seedTenants(server.url, {
+      customers: settings.customers,
+      keysPerCustomer: 1,
+    });
+    for (const [index, tenant] of tenants.entries()) {
+      const answer = await apiRequest(server.url, 'POST', '/v1/webhooks', {
+        token: tenant.keys[0] ?? '',
+        body: { url: `${receiver.url}/hooks/${index}`, events: ['*'], secret: RECEIVER_SECRET },
+      });
+      assertImplemented('POST /v1/webhooks', answer);
+      if (answer.status !== 201) throw new UnexpectedAnswerError('POST /v1/webhooks', answer);
+    }
+    const keys = tenants.map((tenant) => tenant.keys[0] ?? '');
+    // A first message end to end: the pipeline works, and its payload sizes the baseline's body.
+    await probeSend(server.url, keys[0] ?? '');
+    const probed = await waitUntil(
+      async () => ((await receiver.stats()).byType['message.delivered'] ?? 0) >= 1,
+      performance.now() + 15_000,
+    );
+    if (!probed)
+      throw new Error('the first message never reached the receiver as message.delivered');
+    const payload = sampleEventPayload(databasePath);
+    await waitForCpuIdle(server.pid);
+
+    const rounds: RoundFigures[] = [];
+    const series: BacklogSample[][] = [];
+    for (let index = 0; index < context.mode.rounds; index += 1) {
+      await receiver.reset();
+      const watch = new PeakRssWatch(server.pid);
+      const sampler = new DeliveryBacklogSampler(databasePath);
+      const startedAt = Date.now();
+      const burst = await sendBurst({
+        url: server.url,
+        keys,
+        total: settings.messages,
+        concurrency: settings.sendConcurrency,
+        deadline: performance.now() + settings.sendWindowSec * 1000,
+        runTag: `round-${index}`,
+        behaviour: 'imessage-delivered',
+      });
+      const sendsDoneAt = performance.now();
+      let stats: ReceiverStats = await receiver.stats();
+      const complete = await waitUntil(
+        async () => {
+          stats = await receiver.stats();
+          return (
+            (stats.byType['message.delivered'] ?? 0) >= burst.accepted &&
+            stats.valid >= burst.accepted * EVENTS_PER_MESSAGE
+          );
+        },
+        performance.now() + settings.drainLimitSec * 1000,
+      );
+      const drainSec = (performance.now() - sendsDoneAt) / 1000;
+      const last = sampler.sample();
+      sampler.stop();
+      const peakRss = watch.stop();
+      series.push(sampler.samples);
+
+      await waitForCpuIdle(server.pid);
+      await receiver.reset();
+      const baseline = await webhookPostLoop({
+        url: receiver.url,
+        path: '/hooks/baseline',
+        total: settings.baselinePosts,
+        concurrency: WEBHOOK_CONCURRENCY,
+        body: payload,
+        secret: RECEIVER_SECRET,
+      });
+      const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
+      const figures: RoundFigures = {
+        accepted: burst.accepted,
+        deliveredPerSec:
+          ((stats.byType['message.delivered'] ?? 0) * 1000) / Math.max(1, deliveredAt - startedAt),
+        webhooksPerSec: (stats.valid * 1000) / Math.max(1, stats.lastAt - stats.firstAt),
+        baselinePerSec: baseline.perSec,
+        webhooksReceived: stats.valid,
+        invalidSignatures: stats.invalid,
+        maxBacklog: Math.max(...sampler.samples.map((sample) => sample.pendingDeliveries)),
+        finalBacklog: last.pendingDeliveries + last.retryingDeliveries,
+        drainSec,
+        complete,
+        peakRss,
+      };
+      rounds.push(figures);
+      context.log(
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}${complete ? '' : ' (INCOMPLETE)'}`,
+      );
+      await waitForCpuIdle(server.pid);
+    }
+
+    // The footprint of a real message with everything the server keeps for it: the row, its
+    // attempt, its events and their webhook deliveries (the WAL folded in on shutdown).
+    await server.stop();
+    const footprint = databaseFootprint(databasePath);
+    const ratio = median(rounds.map((r) => r.webhooksPerSec / r.baselinePerSec));
+    const maxBacklog = Math.max(...rounds.map((r) => r.maxBacklog));
+    const notes = [
+      `${settings.customers} customers, each with one webhook subscribed to \`*\` on the same local receiver; up to ${settings.messages} sends per round from ${settings.sendConcurrency} concurrent clients (sending stops after ${settings.sendWindowSec} s; the round waits at most ${settings.drainLimitSec} s more for the deliveries), recipients the simulator delivers over iMessage (queued → sent → delivered: ${EVENTS_PER_MESSAGE} webhooks per message). WEBHOOK_CONCURRENCY=${WEBHOOK_CONCURRENCY}; the baseline loop uses as many concurrent clients.`,
+      `Backlog = webhook deliveries in state \`pending\`, read from the database every 250 ms. Per-round series are in latest.json.`,
+    ];
+    if (rounds.some((r) => !r.complete)) {
+      notes.push(
+        'A round did not finish delivering within its time bound: the figures are what arrived by then.',
+      );
+    }
+    if (rounds.some((r) => r.invalidSignatures > 0)) {
+      notes.push(`Invalid signatures: ${rounds.map((r) => r.invalidSignatures).join(', ')}.`);
+    }
+    return {
+      id: 'end-to-end',
+      title: 'End to end',
+      status: 'ok',
+      metrics: [
+        metric(
+          'messages fully delivered/s',
+          round(median(rounds.map((r) => r.deliveredPerSec)), 0),
+          'msg/s',
+        ),
+        metric(
+          'signed webhooks received/s',
+          round(median(rounds.map((r) => r.webhooksPerSec)), 0),
+          'req/s',
+        ),
+        metric(
+          'bare undici POST baseline',
+          round(median(rounds.map((r) => r.baselinePerSec)), 0),
+          'req/s',
+        ),
+        metric('webhook ratio to baseline', round(ratio, 3), '×', { op: '>=', value: 0.5 }),
+        metric('max delivery backlog', maxBacklog, 'deliveries'),
+        metric(
+          'backlog left after each round',
+          Math.max(...rounds.map((r) => r.finalBacklog)),
+          'deliveries',
+          {
+            op: '<=',
+            value: 0,
+          },
+        ),
+        metric('server peak RSS', round(Math.max(...rounds.map((r) => r.peakRss)) / MB, 1), 'MB'),
+        metric(
+          'database size per delivered message, with events and deliveries',
+          round(footprint.bytesPerMessage, 0),
+          'bytes',
+        ),
+      ],
+      details: [
+        {
+          title: 'Rounds',
+          columns: [
+            'round',
+            'sends accepted',
+            'delivered msgs/s',
+            'webhooks/s',
+            'bare POSTs/s',
+            'ratio',
+            'webhooks received',
+            'max backlog',
+            'drain after last send s',
+            'peak RSS MB',
+          ],
+          rows: rounds.map((r, index) => [
+            index + 1,
+            r.accepted,
+            round(r.deliveredPerSec, 0),
+            round(r.webhooksPerSec, 0),
+            round(r.baselinePerSec, 0),
+            round(r.webhooksPerSec / r.baselinePerSec, 3),
+            r.webhooksReceived,
+            r.maxBacklog,
+            round(r.drainSec, 1),
+            round(r.peakRss / MB, 1),
+          ]),
+        },
+      ],
+      notes,
+      raw: { backlogSeries: series },
+    };
+  } finally {
+    await server.stop();
+    await receiver.stop();
+  }
+}
+
+/** Database file size per message, from a closed database file. */
+function databaseFootprint(databasePath: string): { bytesPerMessage: number } {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    const pageCount = db.pragma('page_count', { simple: true }) as number;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const messages = db.prepare('select count(*) from messages').pluck().get() as number;
+    return { bytesPerMessage: (pageCount * pageSize) / Math.max(1, messages) };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchReport } from '../src/report/results-writer';
+import { SCENARIOS } from '../src/scenarios/registry';
+
+const benchDir = join(import.meta.dirname, '..');
+const outDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
+
+/** Runs `tsx src/main.ts --quick` as `pnpm bench --quick` does, and returns its exit code. */
+function runQuickBench(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', '--quick', `--out=${outDir}`],
+      { cwd: benchDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('exit', (code) => resolveRun({ code, output }));
+  });
+}
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+// A smoke test of the harness, not of speed: every scenario runs against the real built server
+// and reports numbers. Nothing here depends on how fast this machine is.
+describe('pnpm bench --quick', () => {
+  it('runs every scenario and reports finite figures for each', async () => {
+    const { code, output } = await runQuickBench();
+    expect(code, output).toBe(0);
+    const report = JSON.parse(readFileSync(join(outDir, 'latest.json'), 'utf8')) as BenchReport;
+    expect(report.mode).toBe('quick');
+    expect(report.scenarios.map((scenario) => scenario.id)).toEqual(SCENARIOS.map((s) => s.id));
+    for (const scenario of report.scenarios) {
+      expect(scenario.status, `${scenario.id}: ${scenario.reason ?? ''}`).toBe('ok');
+      expect(scenario.metrics.length).toBeGreaterThan(0);
+      for (const figure of scenario.metrics) {
+        expect(Number.isFinite(figure.value), `${scenario.id} ${figure.name}`).toBe(true);
+      }
+    }
+    const markdown = readFileSync(join(outDir, 'latest.md'), 'utf8');
+    for (const scenario of SCENARIOS) expect(markdown).toContain(`## ${scenario.title}`);
+  });
+});

@@ -1,0 +1,5 @@
+export {
+  type ExampleServer,
+  type StartExampleServerOptions,
+  startExampleServer,
+} from './example-server';
