@@ -5,11 +5,13 @@ import { DEFAULT_RETRY_POLICY, type Sleep, sleep } from './core/retry';
 import { readEnv } from './internal/env';
 import { callRoute } from './internal/route-call';
 import type { RouteData } from './internal/route-types';
+import { Attachments } from './resources/attachments';
 import { Capabilities } from './resources/capabilities';
 import { Chats } from './resources/chats';
 import { Events } from './resources/events';
 import { Messages } from './resources/messages';
 import { Numbers } from './resources/numbers';
+import { Sandbox } from './resources/sandbox';
 import { Webhooks } from './resources/webhooks';
 import { WhatsApp } from './resources/whatsapp';
 
@@ -64,6 +66,10 @@ export class Switchboard {
   readonly whatsapp: WhatsApp;
   /** The live event stream. */
   readonly events: Events;
+  /** Downloads of inbound attachments through their pre-signed URLs. */
+  readonly attachments: Attachments;
+  /** Test helpers that make the simulated world act; numbers served by the simulator only. */
+  readonly sandbox: Sandbox;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('SWITCHBOARD_BASE_URL') ?? DEFAULT_BASE_URL;
@@ -93,6 +99,8 @@ export class Switchboard {
     this.webhooks = new Webhooks(this.#transport);
     this.whatsapp = new WhatsApp(this.#transport);
     this.events = new Events(this.#transport);
+    this.attachments = new Attachments(this.#transport);
+    this.sandbox = new Sandbox(this.#transport);
   }
 
   /** The `requestId` of the last response this client received, success or failure. */

@@ -31,6 +31,12 @@ export {
 export { type FetchPage, Page, type PageInit, PagePromise } from './core/pagination';
 export type { APIResponse, RequestOptions } from './core/request';
 export { DEFAULT_MAX_RETRIES, type Sleep } from './core/retry';
+export type { AttachmentLocator } from './internal/attachment-url';
+export type {
+  AttachmentDownload,
+  AttachmentDownloadParams,
+  Attachments,
+} from './resources/attachments';
 export type {
   Capabilities,
   CapabilityResponse,
@@ -60,6 +66,31 @@ export type {
   Messages,
 } from './resources/messages';
 export type { NumberListResponse, Numbers } from './resources/numbers';
+export type {
+  Sandbox,
+  SandboxAudioKeptParams,
+  SandboxAudioKeptResponse,
+  SandboxChatEventParams,
+  SandboxChatEventResponse,
+  SandboxDropConnectionParams,
+  SandboxEnterPairingCodeParams,
+  SandboxFaceTimeCallParams,
+  SandboxFaceTimeCallResponse,
+  SandboxFaceTimeStatusParams,
+  SandboxInboundMessageParams,
+  SandboxInboundMessageResponse,
+  SandboxInstanceHealthParams,
+  SandboxInstanceHealthResponse,
+  SandboxMessageStatusParams,
+  SandboxMessageStatusResponse,
+  SandboxReactionParams,
+  SandboxReactionResponse,
+  SandboxResolveLidParams,
+  SandboxResolveLidResponse,
+  SandboxTypingParams,
+  SandboxTypingResponse,
+  SandboxWhatsAppSessionResponse,
+} from './resources/sandbox';
 export type {
   LegacyWebhooks,
   WebhookCreateParams,

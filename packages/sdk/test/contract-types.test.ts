@@ -1,9 +1,19 @@
-import type { Message, SwitchboardEventOf } from '@switchboard/contract';
+import type {
+  Message,
+  SandboxInboundMessageRequest,
+  SandboxInboundMessageResult,
+  SandboxResolveLidResult,
+  SwitchboardEventOf,
+  WhatsAppSession,
+} from '@switchboard/contract';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
+  AttachmentDownload,
   MessageListItem,
   MessageResponse,
   MessageSendParams,
+  SandboxInboundMessageParams,
+  SandboxInboundMessageResponse,
   Switchboard,
   SwitchboardError,
   WebhookEvent,
@@ -21,6 +31,23 @@ describe('types derived from the contract', () => {
   it('takes the contract’s send body', () => {
     expectTypeOf<MessageSendParams>().toHaveProperty('to');
     expectTypeOf<MessageSendParams>().toHaveProperty('idempotencyKey');
+  });
+
+  it('types the sandbox helpers from the contract’s sandbox routes', () => {
+    expectTypeOf<SandboxInboundMessageResponse>().toEqualTypeOf<SandboxInboundMessageResult>();
+    // The request type is the schema's input: the same fields as the parsed request.
+    expectTypeOf<SandboxInboundMessageParams>().toEqualTypeOf<SandboxInboundMessageRequest>();
+    type Sandbox = Switchboard['sandbox'];
+    expectTypeOf<
+      Awaited<ReturnType<Sandbox['whatsappResolveLid']>>
+    >().toEqualTypeOf<SandboxResolveLidResult>();
+    expectTypeOf<Awaited<ReturnType<Sandbox['whatsappScanQr']>>>().toEqualTypeOf<WhatsAppSession>();
+  });
+
+  it('returns the bytes and their description from attachments.download', () => {
+    type Downloaded = Awaited<ReturnType<Switchboard['attachments']['download']>>;
+    expectTypeOf<Downloaded>().toEqualTypeOf<AttachmentDownload>();
+    expectTypeOf<Downloaded['data']>().toEqualTypeOf<Uint8Array>();
   });
 
   it('types error codes as the contract’s union', () => {

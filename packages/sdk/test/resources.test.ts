@@ -10,6 +10,13 @@ beforeAll(async () => {
     const list = { pagination: { hasMore: false, nextCursor: null } };
     if (req.url.startsWith('/v1/messages?') || req.url.startsWith('/v1/messages/scheduled')) {
       sendJson(res, 200, ok({ messages: [], ...list }));
+    } else if (req.url.startsWith('/v1/attachments/')) {
+      res.writeHead(200, {
+        'content-type': 'image/png',
+        'content-disposition': `attachment; filename="caf_.png"; filename*=UTF-8''caf%C3%A9.png`,
+        'x-request-id': 'req_download',
+      });
+      res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     } else if (req.url.includes('/deliveries?') || req.url.endsWith('/deliveries')) {
       sendJson(res, 200, ok({ deliveries: [], ...list }));
     } else {
@@ -237,6 +244,109 @@ const calls: Call[] = [
     'GET',
     '/v1/whatsapp/numbers/%2B14155550199/signup-codes',
   ],
+  [
+    'sandbox.inboundMessage',
+    () => client.sandbox.inboundMessage({ channel: 'sms', from: NUMBER, to: NUMBER, text: 'Hi' }),
+    'POST',
+    '/v1/sandbox/inbound-messages',
+    { channel: 'sms', from: NUMBER, to: NUMBER, text: 'Hi' },
+  ],
+  [
+    'sandbox.reaction',
+    () =>
+      client.sandbox.reaction({
+        channel: 'imessage',
+        from: NUMBER,
+        to: NUMBER,
+        messageId: MSG,
+        type: 'love',
+      }),
+    'POST',
+    '/v1/sandbox/reactions',
+    { channel: 'imessage', from: NUMBER, to: NUMBER, messageId: MSG, type: 'love' },
+  ],
+  [
+    'sandbox.typing',
+    () => client.sandbox.typing({ channel: 'whatsapp', from: NUMBER, to: NUMBER, status: 'stop' }),
+    'POST',
+    '/v1/sandbox/typing',
+    { channel: 'whatsapp', from: NUMBER, to: NUMBER, status: 'stop' },
+  ],
+  [
+    'sandbox.messageStatus',
+    () => client.sandbox.messageStatus(MSG, { status: 'read' }),
+    'POST',
+    `/v1/sandbox/messages/${MSG}/status`,
+    { status: 'read' },
+  ],
+  [
+    'sandbox.audioKept',
+    () => client.sandbox.audioKept({ from: NUMBER, to: NUMBER, targetExternalId: 'x' }),
+    'POST',
+    '/v1/sandbox/audio-kept',
+    { from: NUMBER, to: NUMBER, targetExternalId: 'x' },
+  ],
+  [
+    'sandbox.chatEvent',
+    () => client.sandbox.chatEvent(CHAT, { action: 'photo.changed', actor: NUMBER }),
+    'POST',
+    `/v1/sandbox/chats/${CHAT_PATH}/events`,
+    { action: 'photo.changed', actor: NUMBER },
+  ],
+  [
+    'sandbox.faceTimeCall',
+    () => client.sandbox.faceTimeCall({ caller: NUMBER, to: NUMBER }),
+    'POST',
+    '/v1/sandbox/facetime/calls',
+    { caller: NUMBER, to: NUMBER },
+  ],
+  [
+    'sandbox.faceTimeStatus',
+    () => client.sandbox.faceTimeStatus('CALL-1', { status: 'missed' }),
+    'POST',
+    '/v1/sandbox/facetime/calls/CALL-1/status',
+    { status: 'missed' },
+  ],
+  [
+    'sandbox.whatsappScanQr',
+    () => client.sandbox.whatsappScanQr(NUMBER),
+    'POST',
+    '/v1/sandbox/whatsapp/numbers/%2B14155550199/scan',
+  ],
+  [
+    'sandbox.whatsappEnterPairingCode',
+    () => client.sandbox.whatsappEnterPairingCode(NUMBER, { code: 'K7QJ-3M2P' }),
+    'POST',
+    '/v1/sandbox/whatsapp/numbers/%2B14155550199/pairing-code',
+    { code: 'K7QJ-3M2P' },
+  ],
+  [
+    'sandbox.whatsappDropConnection',
+    () => client.sandbox.whatsappDropConnection(NUMBER),
+    'POST',
+    '/v1/sandbox/whatsapp/numbers/%2B14155550199/drop',
+  ],
+  [
+    'sandbox.whatsappDropConnection with a reason',
+    () => client.sandbox.whatsappDropConnection(NUMBER, { reason: 'logged_out' }),
+    'POST',
+    '/v1/sandbox/whatsapp/numbers/%2B14155550199/drop',
+    { reason: 'logged_out' },
+  ],
+  [
+    'sandbox.whatsappResolveLid',
+    () => client.sandbox.whatsappResolveLid(NUMBER, { lid: '1@lid', phone: NUMBER }),
+    'POST',
+    '/v1/sandbox/whatsapp/numbers/%2B14155550199/lid-resolutions',
+    { lid: '1@lid', phone: NUMBER },
+  ],
+  [
+    'sandbox.setInstanceHealth',
+    () => client.sandbox.setInstanceHealth(NUMBER, { status: 'healthy' }),
+    'POST',
+    '/v1/sandbox/numbers/%2B14155550199/health',
+    { status: 'healthy' },
+  ],
 ];
 
 describe('every resource method reaches its contract route', () => {
@@ -249,5 +359,49 @@ describe('every resource method reaches its contract route', () => {
     expect(request?.headers.authorization).toBe('Bearer sk_test');
     if (body === undefined) expect(request?.body).toBe('');
     else expect(JSON.parse(request?.body ?? '')).toEqual(body);
+  });
+});
+
+describe('attachments.download', () => {
+  const SIGNATURE = 'ab'.repeat(32);
+
+  it('sends no API key to the client’s baseUrl, whatever host the URL names', async () => {
+    const before = server.requests.length;
+    const downloaded = await client.attachments.download(
+      `https://files.example.com/v1/attachments/att_1?expires=1795258800&signature=${SIGNATURE}`,
+    );
+    const request = server.requests[before];
+    expect(request?.method).toBe('GET');
+    expect(request?.url).toBe(`/v1/attachments/att_1?expires=1795258800&signature=${SIGNATURE}`);
+    expect(request?.headers.authorization).toBeUndefined();
+    // The UTF-8 file name wins over the ASCII fallback.
+    expect(downloaded).toEqual({
+      data: Uint8Array.from([0x89, 0x50, 0x4e, 0x47]),
+      contentType: 'image/png',
+      filename: 'café.png',
+    });
+    expect(client.lastRequestId).toBe('req_download');
+  });
+
+  it('accepts a URL object, a relative URL and the URL’s parts', async () => {
+    const before = server.requests.length;
+    await client.attachments.download(
+      new URL(`http://127.0.0.1:0/v1/attachments/att%3A2?expires=5&signature=${SIGNATURE}`),
+    );
+    await client.attachments.download(`/v1/attachments/att_3?signature=${SIGNATURE}&expires=6`);
+    await client.attachments.download({ id: 'att_4', expires: 7, signature: SIGNATURE });
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual([
+      `/v1/attachments/att%3A2?expires=5&signature=${SIGNATURE}`,
+      `/v1/attachments/att_3?expires=6&signature=${SIGNATURE}`,
+      `/v1/attachments/att_4?expires=7&signature=${SIGNATURE}`,
+    ]);
+  });
+
+  it('refuses a URL without its signature before sending anything', async () => {
+    const before = server.requests.length;
+    await expect(client.attachments.download('/v1/attachments/att_5?expires=1')).rejects.toThrow(
+      /Not an attachment download URL/,
+    );
+    expect(server.requests.length).toBe(before);
   });
 });

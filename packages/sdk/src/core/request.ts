@@ -53,6 +53,11 @@ export interface RequestSpec {
   envelope: boolean;
   /** False for the routes that need no API key. */
   auth: boolean;
+  /**
+   * True for the routes that answer a file: a successful body is returned as its raw bytes (a
+   * `Uint8Array`) instead of being decoded; a failure still arrives as the JSON envelope.
+   */
+  binary?: boolean | undefined;
 }
 
 /** A successful response: the envelope's `data` and what came with it. */
@@ -86,6 +91,9 @@ export interface TransportConfig {
   /** The jitter source, in [0, 1). */
   random: () => number;
 }
+
+/** How an attempt reads the response body: decoded, as raw bytes, or not at all (streams). */
+type BodyReading = 'text' | 'bytes' | 'none';
 
 interface Exchange {
   response: Response;
@@ -134,7 +142,8 @@ export class Transport {
       let error: SwitchboardError;
       let failure: AttemptFailure;
       try {
-        const exchange = await this.#exchange(url, init, timeout, options.signal, true);
+        const read = spec.binary === true ? 'bytes' : 'text';
+        const exchange = await this.#exchange(url, init, timeout, options.signal, read);
         const { response } = exchange;
         const requestId = readRequestId(exchange);
         this.#lastRequestId = requestId ?? this.#lastRequestId;
@@ -175,7 +184,7 @@ export class Transport {
     headers.set('Accept', 'text/event-stream');
     const init: RequestInit = { method: spec.method, headers };
     const timeout = options.timeout ?? this.#config.timeout;
-    const exchange = await this.#exchange(url, init, timeout, options.signal, false);
+    const exchange = await this.#exchange(url, init, timeout, options.signal, 'none');
     const { response } = exchange;
     if (response.ok) return response;
     const body = await readBody(response).catch(() => undefined);
@@ -218,16 +227,17 @@ export class Transport {
   }
 
   /**
-   * One attempt. With `readToEnd` the timeout also covers reading the body; without it the body
-   * is left to the caller and only the caller's signal can cut it.
+   * One attempt. Unless `read` is `'none'` the timeout also covers reading the body; with
+   * `'none'` the body is left to the caller and only the caller's signal can cut it.
    */
   async #exchange(
     url: string,
     init: RequestInit,
     timeout: number,
     signal: AbortSignal | undefined,
-    readToEnd: boolean,
+    read: BodyReading,
   ): Promise<Exchange> {
+    const readToEnd = read !== 'none';
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -239,7 +249,7 @@ export class Transport {
     }, timeout);
     try {
       const response = await this.#config.fetch(url, { ...init, signal: controller.signal });
-      const body = readToEnd ? await readBody(response) : undefined;
+      const body = readToEnd ? await readBody(response, read === 'bytes') : undefined;
       return { response, body };
     } catch (cause) {
       if (signal?.aborted) throw new APIUserAbortError(undefined, { cause });
@@ -254,7 +264,9 @@ export class Transport {
   }
 }
 
-async function readBody(response: Response): Promise<unknown> {
+async function readBody(response: Response, binary = false): Promise<unknown> {
+  // Only a success is a file: a failure of a binary route is still the JSON error envelope.
+  if (binary && response.ok) return new Uint8Array(await response.arrayBuffer());
   const text = await response.text();
   if (text === '') return undefined;
   if (!(response.headers.get('content-type') ?? '').includes('json')) return text;

@@ -18,6 +18,8 @@ export interface RouteInput {
   idempotent?: boolean;
   /** False for routes answered outside the envelope (`/health`). */
   envelope?: false;
+  /** True for routes that answer a file, returned as raw bytes (implies no envelope). */
+  binary?: true;
 }
 
 /** Calls a contract route and resolves with the `data` its contract declares. */
@@ -89,8 +91,9 @@ export function routeSpec(route: AppRoute, input: RouteInput): RequestSpec {
     query: input.query as Readonly<Record<string, QueryValue>> | undefined,
     body: input.body,
     idempotent: input.idempotent ?? route.method !== 'POST',
-    envelope: input.envelope ?? true,
+    envelope: input.binary === true ? false : (input.envelope ?? true),
     auth: metadata.auth !== false,
+    binary: input.binary,
   };
 }
 

@@ -27,11 +27,22 @@ export async function typedCalls(): Promise<string> {
   await client.messages.send({ to: '+14155550100', content: { text: 'hi' }, colour: 'red' });
   // @ts-expect-error a send answers no such field
   sent.recipient;
+  const inbound = await client.sandbox.inboundMessage({
+    channel: 'sms',
+    from: '+14155550123',
+    to: '+14155550100',
+    text: 'hi',
+  });
+  // @ts-expect-error a sandbox channel is one of the contract's channels
+  await client.sandbox.typing({ channel: 'fax', from: 'a', to: 'b', status: 'start' });
+  const file = await client.attachments.download(inbound.attachments[0]?.downloadUrl ?? '');
+  const bytes: Uint8Array = file.data;
+  const name: string | null = file.filename;
   for await (const message of client.messages.list({ status: 'failed' })) {
     const failed: Message['status'] = message.status;
     return failed;
   }
-  return \`\${exactResult} \${exactAlias}\`;
+  return \`\${exactResult} \${exactAlias} \${bytes.length} \${name}\`;
 }
 
 const params: MessageSendParams = { to: '+14155550100', content: { text: 'hi' } };

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Switchboard } from '../../src/index';
 import { clientFor } from '../support/customers';
-import { type Sandbox, sandboxFor } from '../support/sandbox';
 import { type SwitchboardServer, startServer } from '../support/switchboard-server';
 
 const OWNED = '+14155550100';
 
 let server: SwitchboardServer;
 let client: Switchboard;
-let sandbox: Sandbox;
 
 beforeAll(async () => {
   server = await startServer({
@@ -17,7 +15,6 @@ beforeAll(async () => {
     env: { SIMULATOR_STEP_MS: '25' },
   });
   client = clientFor(server.baseUrl, server.apiKey);
-  sandbox = sandboxFor(server.baseUrl, server.apiKey);
 });
 afterAll(() => server.close());
 
@@ -40,7 +37,7 @@ describe('WhatsApp sessions against the real server', () => {
     const { qrCode } = await client.whatsapp.qr(OWNED);
     expect(qrCode).toMatch(/^2@/);
 
-    await sandbox.scanQr(OWNED);
+    await client.sandbox.whatsappScanQr(OWNED);
     await reach(OWNED, 'connected');
     // The leading + may be left out.
     expect((await client.whatsapp.status('14155550100')).jid).toBe('14155550100@s.whatsapp.net');
@@ -71,7 +68,7 @@ describe('WhatsApp sessions against the real server', () => {
   });
 
   it('lists the verification codes a number received', async () => {
-    await sandbox.inboundMessage({
+    await client.sandbox.inboundMessage({
       channel: 'sms',
       from: '+12125550188',
       to: OWNED,
