@@ -63,7 +63,7 @@ export const FULL_MODE: BenchMode = {
   },
   fanout: { subscribers: 1_000, customers: 10, eventsPerSec: 500, durationSec: 10 },
   growth: { smallRows: 1_000, largeRows: 1_000_000, connections: 4, durationSec: 4 },
-  startup: { starts: 3, idleSettleMs: 3_000 },
+  startup: { starts: 3, idleSettleMs: 1_000 },
 };
 
 /** The smoke run (`pnpm bench --quick`, CI): every scenario once, tiny, nothing asserted on speed. */

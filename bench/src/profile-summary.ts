@@ -6,7 +6,9 @@ import { summarizeCpuProfile } from './report/cpu-profile-summary';
 
 for (const path of process.argv.slice(2)) {
   const summary = summarizeCpuProfile(path, 25);
-  process.stdout.write(`${path} (${summary.durationSec} s)\n  packages:\n`);
+  process.stdout.write(
+    `${path} (${summary.durationSec} s, ${summary.idlePercent}% idle; shares of busy time)\n  packages:\n`,
+  );
   for (const entry of summary.topPackages) {
     process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
   }

@@ -15,13 +15,18 @@ interface CpuProfile {
 /** Self time of one function or one package. */
 export interface ProfileEntry {
   name: string;
-  /** Share of the profile's samples, percent. */
+  /** Share of the busy samples (idle excluded), percent. */
   selfPercent: number;
 }
 
-/** The heaviest functions and packages of a CPU profile. */
+/**
+ * The heaviest functions and packages of a CPU profile, as shares of the time the process was
+ * busy: a server profile spans the whole run, baselines and pauses included, when it idles.
+ */
 export interface ProfileSummary {
   durationSec: number;
+  /** Share of all samples the process was idle, percent. */
+  idlePercent: number;
   topFunctions: ProfileEntry[];
   topPackages: ProfileEntry[];
 }
@@ -53,11 +58,16 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
   let total = 0;
+  let idle = 0;
   for (const node of profile.nodes) {
     const hits = hitsById.get(node.id) ?? 0;
     if (hits === 0) continue;
-    total += hits;
     const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)') {
+      idle += hits;
+      continue;
+    }
+    total += hits;
     const file = url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
     const name = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
@@ -66,6 +76,7 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   }
   return {
     durationSec: Math.round((profile.endTime - profile.startTime) / 1e5) / 10,
+    idlePercent: Math.round((idle / Math.max(1, idle + total)) * 1000) / 10,
     topFunctions: top(byFunction, total, count),
     topPackages: top(byPackage, total, count),
   };

@@ -142,8 +142,13 @@ export async function sendAcceptance(context: ScenarioContext): Promise<Scenario
       "SQLite ceiling: the rows of one accepted send (its message and `message.queued` event, cloned from the ones the server wrote in this run) inserted through prepared statements with the server's pragmas, in the harness process, with no HTTP and no ORM: the most this database file accepts on this machine, per-send transactions versus grouped ones.",
       `${settings.connections} connections, ${keys.length} API keys over ${tenants.length} customers, ${settings.durationSec} s per run, ${context.mode.rounds} round(s).`,
     ];
-    const statuses = rounds.map((r) => r.server.otherStatuses);
-    if (rejected > 0) notes.push(`Non-2xx answers during the runs: ${JSON.stringify(statuses)}.`);
+    if (rejected > 0) {
+      const perRound = rounds.map(
+        (r, index) =>
+          `round ${index + 1}: ${r.server.errors} errors or timeouts (10 s), statuses ${JSON.stringify(r.server.otherStatuses)}`,
+      );
+      notes.push(`Sends not accepted: ${perRound.join('; ')}.`);
+    }
     return {
       id: 'send-acceptance',
       title: 'Send acceptance',

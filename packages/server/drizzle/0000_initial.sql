@@ -229,6 +229,7 @@ CREATE INDEX `messages_customer_created_idx` ON `messages` (`customer_id`,`creat
 CREATE INDEX `messages_customer_status_idx` ON `messages` (`customer_id`,`status`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `messages_customer_to_idx` ON `messages` (`customer_id`,`to_address`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `messages_status_scheduled_idx` ON `messages` (`status`,`scheduled_at`);--> statement-breakpoint
+CREATE INDEX `messages_status_updated_idx` ON `messages` (`status`,`updated_at`);--> statement-breakpoint
 CREATE INDEX `messages_instance_external_idx` ON `messages` (`instance_id`,`external_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `messages_customer_idempotency_key_unique` ON `messages` (`customer_id`,`idempotency_key`) WHERE "messages"."idempotency_key" is not null;--> statement-breakpoint
 CREATE TABLE `provider_state` (

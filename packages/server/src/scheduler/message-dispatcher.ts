@@ -139,6 +139,10 @@ export class MessageDispatcher implements Worker {
     let next = 0;
     const lanes = Array.from({ length: this.#concurrency }, async () => {
       while (next < work.length && !this.#stopped) {
+        // Sync SQLite and an in-process provider can settle a whole task in microtasks: yield to
+        // the event loop between tasks, or a large recovery keeps the server from answering (and
+        // even from listening) until it is over.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const task = work[next++];
         await task?.().catch((error: unknown) =>
           this.#logger.error({ err: error }, 'message recovery failed'),

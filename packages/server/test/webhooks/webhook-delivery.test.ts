@@ -158,6 +158,14 @@ describe('the retry chain', () => {
 
     // Each retry waits exactly its scheduled delay after the previous attempt.
     for (const [index, delay] of [1000, 2000, 3000, 4000].entries()) {
+      // The next attempt is due `delay` after the previous one was recorded: move the clock only
+      // once the dispatcher has recorded it, or the retry lands later than this test expects.
+      await waitFor(
+        async () =>
+          (await deliveriesOf(app, auth, webhook.id)).filter((row) => row.status !== 'pending')
+            .length >=
+          index + 1,
+      );
       clock.advance(delay - 1);
       await settle(80);
       expect(hook.requests, `retry ${index + 1} too early`).toHaveLength(index + 1);

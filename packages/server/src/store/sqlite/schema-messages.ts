@@ -82,6 +82,9 @@ export const messages = sqliteTable(
     ),
     // The scheduler's due scan and the dispatcher's queued/pending scans.
     index('messages_status_scheduled_idx').on(table.status, table.scheduledAt),
+    // Start-up reconciliation of recently changed sent/delivered messages: a range per status
+    // instead of every delivered message ever (555 ms → 69 ms at 1M messages).
+    index('messages_status_updated_idx').on(table.status, table.updatedAt),
     // Inbound look-ups of reply and reaction targets by provider id.
     index('messages_instance_external_idx').on(table.instanceId, table.externalId),
     // Exactly one message per idempotency key and customer, even under concurrent duplicates.

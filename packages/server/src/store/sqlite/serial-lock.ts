@@ -15,14 +15,8 @@ export class SerialLock {
    * @throws {Error} when called from inside a task of the same lock, which would wait forever.
    */
   run<T>(task: () => T | Promise<T>): Promise<T> {
-    const holder = this.#holder.getStore();
-    if (holder?.lock === this && holder.running) {
-      return Promise.reject(
-        new Error(
-          'Store used from inside its own transaction: use the `tx` repositories passed to transaction()',
-        ),
-      );
-    }
+    const reentry = this.reentryError();
+    if (reentry) return Promise.reject(reentry);
     const result = this.#tail.then(async () => {
       // Callbacks the task leaves behind inherit this context; once the task is over they are
       // free to use the lock again.
@@ -39,5 +33,17 @@ export class SerialLock {
       () => undefined,
     );
     return result;
+  }
+
+  /**
+   * The error to answer when the caller runs inside a task of this lock (waiting for the lock
+   * there would wait forever); undefined otherwise.
+   */
+  reentryError(): Error | undefined {
+    const holder = this.#holder.getStore();
+    if (holder?.lock !== this || !holder.running) return undefined;
+    return new Error(
+      'Store used from inside its own transaction: use the `tx` repositories passed to transaction()',
+    );
   }
 }

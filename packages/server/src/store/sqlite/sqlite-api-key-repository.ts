@@ -1,7 +1,16 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { ApiKeyRecord, ApiKeyRepository } from '../api-key-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { apiKeys } from './schema';
+
+const apiKeyByHash = preparedQuery((db) =>
+  db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .prepare(),
+);
 
 /** {@link ApiKeyRepository} on SQLite. */
 export class SqliteApiKeyRepository implements ApiKeyRepository {
@@ -15,7 +24,7 @@ export class SqliteApiKeyRepository implements ApiKeyRepository {
   }
 
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run((db) => db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get());
+    return this.run((db) => apiKeyByHash(db).get({ keyHash }));
   }
 
   findById(id: string): Promise<ApiKeyRecord | undefined> {

@@ -1,7 +1,16 @@
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { CustomerRecord, CustomerRepository } from '../customer-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { customers } from './schema';
+
+const customerById = preparedQuery((db) =>
+  db
+    .select()
+    .from(customers)
+    .where(eq(customers.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** {@link CustomerRepository} on SQLite. */
 export class SqliteCustomerRepository implements CustomerRepository {
@@ -15,7 +24,7 @@ export class SqliteCustomerRepository implements CustomerRepository {
   }
 
   findById(id: string): Promise<CustomerRecord | undefined> {
-    return this.run((db) => db.select().from(customers).where(eq(customers.id, id)).get());
+    return this.run((db) => customerById(db).get({ id }));
   }
 
   listActive(): Promise<CustomerRecord[]> {

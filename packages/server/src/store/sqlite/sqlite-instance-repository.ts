@@ -1,7 +1,16 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { InstanceHealth, InstanceRecord, InstanceRepository } from '../instance-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { instances } from './schema';
+
+const instanceById = preparedQuery((db) =>
+  db
+    .select()
+    .from(instances)
+    .where(eq(instances.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** {@link InstanceRepository} on SQLite. */
 export class SqliteInstanceRepository implements InstanceRepository {
@@ -15,7 +24,7 @@ export class SqliteInstanceRepository implements InstanceRepository {
   }
 
   findById(id: string): Promise<InstanceRecord | undefined> {
-    return this.run((db) => db.select().from(instances).where(eq(instances.id, id)).get());
+    return this.run((db) => instanceById(db).get({ id }));
   }
 
   findByName(name: string): Promise<InstanceRecord | undefined> {

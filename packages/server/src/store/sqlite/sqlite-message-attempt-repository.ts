@@ -1,7 +1,16 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { messageAttempts } from './schema-messages';
+
+const attemptById = preparedQuery((db) =>
+  db
+    .select()
+    .from(messageAttempts)
+    .where(eq(messageAttempts.attemptId, sql.placeholder('attemptId')))
+    .prepare(),
+);
 
 /** {@link MessageAttemptRepository} on SQLite. */
 export class SqliteMessageAttemptRepository implements MessageAttemptRepository {
@@ -15,9 +24,7 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
   }
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
-    return this.run((db) =>
-      db.select().from(messageAttempts).where(eq(messageAttempts.attemptId, attemptId)).get(),
-    );
+    return this.run((db) => attemptById(db).get({ attemptId }));
   }
 
   findByExternalId(

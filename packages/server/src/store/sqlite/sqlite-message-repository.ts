@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   gt,
+  gte,
   inArray,
   isNotNull,
   isNull,
@@ -12,6 +13,7 @@ import {
   lte,
   or,
   type SQL,
+  sql,
 } from 'drizzle-orm';
 import type {
   CreatedCursor,
@@ -22,6 +24,7 @@ import type {
   ScheduledCursor,
 } from '../message-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { messageAttachmentData, messages } from './schema-messages';
 
 type MessageRow = typeof messages.$inferSelect;
@@ -45,23 +48,67 @@ function visibleTo(customerId: string): SQL | undefined {
   );
 }
 
-/** Newest first: strictly before the cursor in (created_at, id) order. */
+/**
+ * Newest first: strictly before the cursor in (created_at, id) order. The leading
+ * `created_at <=` bound is redundant but is what SQLite can seek the index with: the OR alone
+ * made a deep page scan every newer row (890 ms half-way down 1M messages, 0.3 ms with it).
+ */
 function beforeCreated(cursor: CreatedCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
-  return or(
-    lt(messages.createdAt, cursor.createdAt),
-    and(eq(messages.createdAt, cursor.createdAt), lt(messages.id, cursor.id)),
+  return and(
+    lte(messages.createdAt, cursor.createdAt),
+    or(
+      lt(messages.createdAt, cursor.createdAt),
+      and(eq(messages.createdAt, cursor.createdAt), lt(messages.id, cursor.id)),
+    ),
   );
 }
 
-/** Soonest first: strictly after the cursor in (scheduled_at, id) order. */
+/** Soonest first: strictly after the cursor in (scheduled_at, id) order (index seek as above). */
 function afterScheduled(cursor: ScheduledCursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
-  return or(
-    gt(messages.scheduledAt, cursor.scheduledAt),
-    and(eq(messages.scheduledAt, cursor.scheduledAt), gt(messages.id, cursor.id)),
+  return and(
+    gte(messages.scheduledAt, cursor.scheduledAt),
+    or(
+      gt(messages.scheduledAt, cursor.scheduledAt),
+      and(eq(messages.scheduledAt, cursor.scheduledAt), gt(messages.id, cursor.id)),
+    ),
   );
 }
+
+const messageById = preparedQuery((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.customerId, sql.placeholder('customerId')),
+        eq(messages.id, sql.placeholder('id')),
+      ),
+    )
+    .prepare(),
+);
+
+const messageByIdInAnyCustomer = preparedQuery((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(eq(messages.id, sql.placeholder('id')))
+    .prepare(),
+);
+
+const messageByIdempotencyKey = preparedQuery((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.customerId, sql.placeholder('customerId')),
+        eq(messages.idempotencyKey, sql.placeholder('key')),
+      ),
+    )
+    .prepare(),
+);
 
 /** {@link MessageRepository} on SQLite. */
 export class SqliteMessageRepository implements MessageRepository {
@@ -79,29 +126,21 @@ export class SqliteMessageRepository implements MessageRepository {
 
   findById(customerId: string, id: string): Promise<MessageRecord | undefined> {
     return this.run((db) => {
-      const row = db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.customerId, customerId), eq(messages.id, id)))
-        .get();
+      const row = messageById(db).get({ customerId, id });
       return row ? toRecord(row) : undefined;
     });
   }
 
   findByIdInAnyCustomer(id: string): Promise<MessageRecord | undefined> {
     return this.run((db) => {
-      const row = db.select().from(messages).where(eq(messages.id, id)).get();
+      const row = messageByIdInAnyCustomer(db).get({ id });
       return row ? toRecord(row) : undefined;
     });
   }
 
   findByIdempotencyKey(customerId: string, key: string): Promise<MessageRecord | undefined> {
     return this.run((db) => {
-      const row = db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.customerId, customerId), eq(messages.idempotencyKey, key)))
-        .get();
+      const row = messageByIdempotencyKey(db).get({ customerId, key });
       return row ? toRecord(row) : undefined;
     });
   }

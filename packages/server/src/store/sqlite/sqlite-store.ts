@@ -22,6 +22,7 @@ import { SqliteSignupCodeRepository } from './sqlite-signup-code-repository';
 import { SqliteStoredAttachmentRepository } from './sqlite-stored-attachment-repository';
 import { SqliteWebhookRepository } from './sqlite-webhook-repository';
 import { SqliteWhatsAppSessionRepository } from './sqlite-whatsapp-session-repository';
+import { withStatementCache } from './statement-cache';
 
 function repositories(run: SqliteExecutor): Repositories {
   return {
@@ -59,6 +60,20 @@ function runCommitted(callbacks: ReadonlyArray<() => void>): void {
   }
 }
 
+/** Most transactions committed together: bounds how long the last of a group waits. */
+const MAX_GROUP = 256;
+
+/** How a unit of a group commit ended; `committed` holds its post-commit callbacks. */
+type UnitOutcome =
+  | { ok: true; value: unknown; committed: Array<() => void> }
+  | { ok: false; error: unknown };
+
+/** A transaction waiting for its group commit. */
+interface QueuedUnit {
+  work: (tx: UnitOfWork) => Promise<unknown>;
+  settle: (outcome: UnitOutcome) => void;
+}
+
 /**
  * The {@link Store} on one better-sqlite3 connection. Statements are synchronous; a lock
  * serializes every operation so that an asynchronous transaction never interleaves with
@@ -87,11 +102,14 @@ export class SqliteStore implements Store {
   readonly #sqlite: Database.Database;
   readonly #orm: SqliteOrm;
   readonly #lock = new SerialLock();
+  /** Transactions waiting for the next group commit. */
+  readonly #queued: QueuedUnit[] = [];
+  #flushQueued = false;
 
   /** Wraps an open connection (see {@link openSqliteStore}). */
   constructor(sqlite: Database.Database) {
     this.#sqlite = sqlite;
-    this.#orm = createOrm(sqlite);
+    this.#orm = createOrm(withStatementCache(sqlite));
     const repos = repositories((work) => this.#lock.run(() => work(this.#orm)));
     this.customers = repos.customers;
     this.apiKeys = repos.apiKeys;
@@ -113,16 +131,109 @@ export class SqliteStore implements Store {
     this.serverSecrets = repos.serverSecrets;
   }
 
+  /**
+   * Runs `work` in a transaction of its own as far as anyone can tell, but commits it together
+   * with the other transactions that arrived meanwhile (group commit): one SQLite commit per
+   * batch instead of one per transaction shares the commit's WAL write among them. Each
+   * unit runs in its own savepoint, so a failing unit rolls back only itself, and its caller
+   * hears of success, and its `afterCommit` callbacks run, only once the batch has committed.
+   */
   async transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
+    const reentry = this.#lock.reentryError();
+    if (reentry) throw reentry;
+    const outcome = await new Promise<UnitOutcome>((settle) => {
+      this.#queued.push({ work, settle });
+      this.#scheduleFlush();
+    });
+    if (!outcome.ok) throw outcome.error;
+    // In the caller's context, outside the lock's, so a callback may use the store again.
+    runCommitted(outcome.committed);
+    return outcome.value as T;
+  }
+
+  /** Queues one flush of the waiting units behind the lock, unless one is already queued. */
+  #scheduleFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    void this.#lock.run(() => this.#flush());
+  }
+
+  /** Commits the waiting units (up to {@link MAX_GROUP}) as one SQLite transaction. */
+  async #flush(): Promise<void> {
+    this.#flushQueued = false;
+    const units = this.#queued.splice(0, MAX_GROUP);
+    // Units arriving while this batch runs form the next one.
+    if (this.#queued.length > 0) this.#scheduleFlush();
+    const [only] = units;
+    if (units.length === 1 && only) {
+      only.settle(await this.#runAlone(only.work));
+      return;
+    }
+    const outcomes: UnitOutcome[] = [];
+    try {
+      // IMMEDIATE takes the write lock up front, so a second process cannot make us fail
+      // half-way with SQLITE_BUSY on the first write.
+      this.#sqlite.exec('BEGIN IMMEDIATE');
+      for (const unit of units) {
+        outcomes.push(await this.#runUnit(unit.work));
+        if (!this.#sqlite.inTransaction) {
+          // SQLite rolled the whole transaction back (a disk error, say): what the earlier units
+          // did is gone, so the whole group fails.
+          throw new Error('SQLite rolled back the transaction of a group commit');
+        }
+      }
+      this.#sqlite.exec('COMMIT');
+    } catch (error) {
+      try {
+        if (this.#sqlite.inTransaction) this.#sqlite.exec('ROLLBACK');
+      } catch {
+        // The batch fails with its first error either way; a throw here would leave it unsettled.
+      }
+      for (const [index, unit] of units.entries()) {
+        const outcome = outcomes[index];
+        unit.settle(outcome && !outcome.ok ? outcome : { ok: false, error });
+      }
+      return;
+    }
+    for (const [index, unit] of units.entries()) {
+      unit.settle(outcomes[index] ?? { ok: false, error: new Error('unit did not run') });
+    }
+  }
+
+  /** One unit as its own transaction. */
+  async #runAlone(work: (tx: UnitOfWork) => Promise<unknown>): Promise<UnitOutcome> {
     const committed: Array<() => void> = [];
-    // IMMEDIATE takes the write lock up front, so a second process cannot make us fail half-way
-    // with SQLITE_BUSY on the first write.
-    const result = await this.#lock.run(() =>
-      this.#runScope(work, 0, 'BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', committed),
-    );
-    // Outside the lock's context, so a callback may use the store again.
-    runCommitted(committed);
-    return result;
+    try {
+      const value = await this.#runScope(
+        work,
+        0,
+        'BEGIN IMMEDIATE',
+        'COMMIT',
+        'ROLLBACK',
+        committed,
+      );
+      return { ok: true, value, committed };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** One unit of a group, in a savepoint of the group's transaction. */
+  async #runUnit(work: (tx: UnitOfWork) => Promise<unknown>): Promise<UnitOutcome> {
+    const committed: Array<() => void> = [];
+    try {
+      const value = await this.#runScope(
+        work,
+        0,
+        'SAVEPOINT group_unit',
+        'RELEASE group_unit',
+        'ROLLBACK TO group_unit; RELEASE group_unit',
+        committed,
+      );
+      return { ok: true, value, committed };
+    } catch (error) {
+      return { ok: false, error };
+    }
   }
 
   afterCommit(callback: () => void): void {
