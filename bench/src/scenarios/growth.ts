@@ -156,7 +156,7 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
     }
     const bytesPerMessage = (large.fileBytes - small.fileBytes) / (large.messages - small.messages);
     const notes = [
-      `Both databases hold one customer's messages, cloned from the rows the real server wrote for one real send per simulator behaviour (70 % delivered over iMessage, 15 % read, 10 % SMS after a fallback, 5 % failed), one second apart, each with its delivery attempt; \`to\` spreads over 200 recipients per behaviour. Seeding ${large.messages} rows took ${round(large.seedSec, 1)} s.`,
+      `Both databases hold one customer's messages, cloned from the rows the real server wrote for one real send per simulator behaviour (70 % delivered over iMessage, 15 % read, 10 % SMS after a fallback, 5 % failed), one second apart, each with its delivery attempt; \`to\` spreads over 200 recipients per behaviour, except one recipient that gets 100 messages spread evenly over the table in both databases (the \`to=\` read: the same 50-row page at both sizes). Seeding ${large.messages} rows took ${round(large.seedSec, 1)} s.`,
       `${settings.connections} connections, ${settings.durationSec} s per query and database, the small and the large database alternating; p99 ratio = large / small (median of rounds).`,
       'The deep cursor comes from the API: `GET /v1/messages?to=<marker>&limit=1` on two marker messages placed half-way down the table.',
       'Database size per message counts the message row, its delivery attempt and their indexes (indexes rebuilt in bulk after seeding, so slightly denser than after months of inserts); events and webhook deliveries come on top (see the end-to-end scenario for a real server-written figure).',

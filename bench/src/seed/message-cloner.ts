@@ -3,6 +3,8 @@ import { copyFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import {
+  BUSY_RECIPIENT,
+  BUSY_RECIPIENT_MESSAGES,
   MARKER_RECIPIENT,
   type RecipientBehaviour,
   recipientCount,
@@ -18,7 +20,7 @@ export interface ClonedDatabase {
   messages: number;
   /** Ids spread evenly over the table, for `GET /v1/messages/:id`. */
   sampleIds: string[];
-  /** A recipient with many messages, for the `to` filter. */
+  /** The recipient with 100 messages in every database, for the `to` filter. */
   busyRecipient: string;
   /** The recipient of the two marker messages in the middle of the table. */
   markerRecipient: string;
@@ -123,6 +125,9 @@ export function cloneMessages(
     const middle = Math.floor(messages / 2);
     const sampleEvery = Math.max(1, Math.floor(messages / 10_000));
     const counters = new Map<RecipientBehaviour, number>();
+    // The busy recipient gets the same number of messages in every database, spread evenly over
+    // the table: its `to=` page is then the same query with the same 50 rows at 1k and at 1M.
+    const busyEvery = Math.max(1, Math.floor(messages / BUSY_RECIPIENT_MESSAGES));
 
     // Secondary indexes are dropped and rebuilt from the server's own DDL afterwards: building an
     // index from sorted rows is several times faster than updating it row by row.
@@ -134,7 +139,9 @@ export function cloneMessages(
     db.transaction(() => {
       for (const index of indexes) db.exec(`drop index "${index.name}"`);
       for (let index = 0; index < messages; index += 1) {
-        const behaviour = behaviourOf(index);
+        const marker = index === middle || index === middle + 1;
+        const busy = !marker && index % busyEvery === busyEvery - 1;
+        const behaviour = busy ? 'imessage-delivered' : behaviourOf(index);
         const template = byBehaviour.get(behaviour) ?? fallback;
         const source = template.message;
         const createdAt = firstAt + index * stepMs;
@@ -143,7 +150,6 @@ export function cloneMessages(
         const externalId = source.external_id === null ? null : randomUUID().toUpperCase();
         const count = counters.get(behaviour) ?? 0;
         counters.set(behaviour, count + 1);
-        const marker = index === middle || index === middle + 1;
         const row: Row = { ...source };
         for (const column of messageColumns) {
           if (column.endsWith('_at') && typeof source[column] === 'number') {
@@ -153,7 +159,9 @@ export function cloneMessages(
         row.id = id;
         row.to_address = marker
           ? MARKER_RECIPIENT
-          : recipientNumber(behaviour, count % recipientCount(behaviour));
+          : busy
+            ? BUSY_RECIPIENT
+            : recipientNumber(behaviour, count % recipientCount(behaviour));
         row.timeline = template.timeline(delta);
         row.external_id = externalId;
         row.idempotency_key = source.idempotency_key === null ? null : `seed-${index}`;
@@ -181,7 +189,7 @@ export function cloneMessages(
     path: targetPath,
     messages,
     sampleIds,
-    busyRecipient: recipientNumber('imessage-delivered', 7),
+    busyRecipient: BUSY_RECIPIENT,
     markerRecipient: MARKER_RECIPIENT,
     seedSec: (performance.now() - started) / 1000,
     fileBytes: statSync(targetPath).size,

@@ -55,3 +55,13 @@ export function recipientCount(behaviour: RecipientBehaviour): number {
  * the list from the API itself.
  */
 export const MARKER_RECIPIENT = '+18085550190';
+
+/**
+ * The recipient of the growth scenario's `to=` read (DD 85: the simulator delivers over iMessage;
+ * an area code outside both lists): it gets {@link BUSY_RECIPIENT_MESSAGES} messages in every
+ * database, so the filtered page holds the same 50 rows at 1,000 and at 1,000,000 messages.
+ */
+export const BUSY_RECIPIENT = '+18085550185';
+
+/** How many messages the busy recipient gets, whatever the database's size (two full pages). */
+export const BUSY_RECIPIENT_MESSAGES = 100;

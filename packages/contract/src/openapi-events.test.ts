@@ -19,6 +19,21 @@ describe('events in the OpenAPI document', () => {
     }
   });
 
+  it('points the event stream at the event union, and leaves no event component unused', () => {
+    const full = buildOpenApiDocument() as unknown as {
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { content: Record<string, Record<string, unknown>> }> } }
+      >;
+    };
+    const media = full.paths['/v1/events']?.get.responses['200']?.content['text/event-stream'];
+    expect(media?.['x-item-schema']).toEqual({ $ref: '#/components/schemas/Event' });
+    const json = JSON.stringify(full);
+    for (const name of Object.keys(doc.components.schemas).filter((key) => key.endsWith('Event'))) {
+      expect(json, name).toContain(`"#/components/schemas/${name}"`);
+    }
+  });
+
   it('holds the event union, with its members mapped by type', () => {
     const event = doc.components.schemas.Event as {
       discriminator: { mapping: Record<string, string> };

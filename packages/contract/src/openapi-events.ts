@@ -1,17 +1,17 @@
 import { generateSchema } from '@anatine/zod-openapi';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
-import { eventComponentName, SwitchboardEvent, WebhookEvent } from './events';
+import { eventComponentName, SwitchboardEvent } from './events';
 import { hoistComponents, type JsonObject } from './openapi-schemas';
 
 /**
- * Registers the event schemas (`Event`, `WebhookEvent`, one component per event type and their
- * data) in the document's component registry. No JSON operation returns an event (webhooks POST
- * them, the stream frames them), so the route walk never meets them.
+ * Registers the event schemas (the `Event` union, one component per event type and their data)
+ * in the document's component registry. No JSON operation returns an event (webhooks POST them,
+ * the stream frames them), so the route walk never meets them. The `WebhookEvent` union is not
+ * a component: each webhook operation references its own event type, and a union nothing
+ * references would only be an unused component.
  */
 export function registerEventComponents(registry: JsonObject): void {
-  for (const root of [SwitchboardEvent, WebhookEvent]) {
-    hoistComponents(generateSchema(root, true) as JsonObject, registry);
-  }
+  hoistComponents(generateSchema(SwitchboardEvent, true) as JsonObject, registry);
 }
 
 const SIGNATURE_HEADERS = [

@@ -77,12 +77,18 @@ function mapOperation(
     } else if (isOtherResponse(schema)) {
       current.description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
       current.content = {
-        [schema.contentType]: {
-          schema:
-            schema.contentType === 'text/event-stream'
-              ? { type: 'string', description: 'A stream of Server-Sent Events frames.' }
-              : { type: 'string', format: 'binary' },
-        },
+        [schema.contentType]:
+          schema.contentType === 'text/event-stream'
+            ? {
+                schema: {
+                  type: 'string',
+                  description:
+                    'A stream of Server-Sent Events frames; the `data:` line of each frame is one `Event` (`x-item-schema`).',
+                },
+                // OpenAPI 3.1 has no schema for the items of a stream (3.2's `itemSchema`).
+                'x-item-schema': { $ref: '#/components/schemas/Event' },
+              }
+            : { schema: { type: 'string', format: 'binary' } },
       };
     } else if (current.description === status) {
       current.description =

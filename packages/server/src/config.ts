@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: env(integer(0).default(10_000)),
   SIMULATOR_STEP_MS: env(integer(0).default(500)),
   SCHEDULER_INTERVAL_MS: env(integer(10).default(60_000)),
+  RECONCILE_SENT_WINDOW_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
+  RECONCILE_DELIVERED_WINDOW_MS: env(integer(0).default(15 * 60 * 1000)),
   WEBHOOK_RETRY_SCHEDULE: env(
     z
       .string()
@@ -97,6 +99,10 @@ export interface Config {
   simulatorStepMs: number;
   /** How often the scheduler looks for due messages. */
   schedulerIntervalMs: number;
+  /** At start-up, `sent` messages changed within this long are reconciled with their provider. */
+  reconcileSentWindowMs: number;
+  /** At start-up, `delivered` messages changed within this long are reconciled (read receipts). */
+  reconcileDeliveredWindowMs: number;
   /** Delays before each webhook retry attempt, in milliseconds. */
   webhookRetryScheduleMs: readonly number[];
   /** How long a webhook receiver has to answer. */
@@ -172,6 +178,8 @@ export function loadConfig(
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     simulatorStepMs: e.SIMULATOR_STEP_MS,
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
+    reconcileSentWindowMs: e.RECONCILE_SENT_WINDOW_MS,
+    reconcileDeliveredWindowMs: e.RECONCILE_DELIVERED_WINDOW_MS,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,

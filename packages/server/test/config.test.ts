@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       simulatorStepMs: 500,
       schedulerIntervalMs: 60_000,
+      reconcileSentWindowMs: 86_400_000,
+      reconcileDeliveredWindowMs: 900_000,
       webhookRetryScheduleMs: [
         30_000, 300_000, 1_800_000, 7_200_000, 28_800_000, 86_400_000, 86_400_000,
       ],

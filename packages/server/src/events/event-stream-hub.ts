@@ -1,7 +1,8 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { type EventFilter, matchesEventFilter } from '@switchboard/contract';
 import type { EventBus } from './event-bus';
-import { eventFrame, HEARTBEAT_FRAME, OPENING_FRAME } from './sse-frame';
+import type { RecordedEvent } from './event-recorder';
+import { eventFrameBytes, HEARTBEAT_FRAME, OPENING_FRAME } from './sse-frame';
 
 /** Options of {@link EventStreamHub}. */
 export interface EventStreamHubOptions {
@@ -24,14 +25,34 @@ export interface OpenStreamInput {
   headers: OutgoingHttpHeaders;
 }
 
+/** An open stream and the frames it has been given since the last flush. */
+interface OpenStream {
+  readonly response: ServerResponse;
+  pending: Buffer[];
+  pendingBytes: number;
+}
+
+const HEARTBEAT_BYTES = Buffer.from(HEARTBEAT_FRAME, 'utf8');
+
 /**
  * The live event streams (`GET /v1/events`) of this process: each open stream subscribes to its
- * customer's events on the {@link EventBus} from the moment it opens (no replay), writes one frame
+ * customer's events on the {@link EventBus} from the moment it opens (no replay), gets one frame
  * per matching event and a heartbeat comment on a timer, and is cut when its reader stops reading
  * and the unread bytes pass the buffer limit, so a stalled client cannot grow the server's memory.
+ *
+ * An event's frame is encoded once for all its streams, and the frames a stream gets within one
+ * tick (the events of one commit, or of a group of commits) are written to it together by one
+ * flush at the end of the tick: one HTTP chunk and socket write per stream and tick instead of
+ * one per frame.
  */
 export class EventStreamHub {
-  readonly #streams = new Set<ServerResponse>();
+  readonly #streams = new Set<OpenStream>();
+  /** Streams with frames waiting for the flush. */
+  readonly #dirty = new Set<OpenStream>();
+  #flushScheduled = false;
+  /** The last event encoded: the bus hands one event to all its subscribers in a row. */
+  #lastEvent: RecordedEvent | undefined;
+  #lastFrame: Buffer = Buffer.alloc(0);
 
   /** Creates the hub over the bus the events are published on. */
   constructor(
@@ -54,29 +75,83 @@ export class EventStreamHub {
       // Tells nginx-style proxies not to buffer the stream.
       'x-accel-buffering': 'no',
     });
-    this.#streams.add(response);
+    const stream: OpenStream = { response, pending: [], pendingBytes: 0 };
+    this.#streams.add(stream);
 
-    const write = (frame: string) => {
-      if (response.destroyed || response.writableEnded) return;
-      response.write(frame);
-      // writableLength counts what the response and its socket hold unsent: the reader's backlog.
-      if (response.writableLength > this.options.maxBufferBytes) response.destroy();
-    };
     const unsubscribe = this.bus.subscribe(input.customerId, (event) => {
-      if (matchesEventFilter(input.filter, event.type)) write(eventFrame(event));
+      if (matchesEventFilter(input.filter, event.type)) this.#enqueue(stream, this.#frameOf(event));
     });
-    const heartbeat = setInterval(() => write(HEARTBEAT_FRAME), this.options.heartbeatMs);
+    const heartbeat = setInterval(
+      () => this.#enqueue(stream, HEARTBEAT_BYTES),
+      this.options.heartbeatMs,
+    );
     heartbeat.unref();
     response.once('close', () => {
       unsubscribe();
       clearInterval(heartbeat);
-      this.#streams.delete(response);
+      this.#streams.delete(stream);
+      this.#dirty.delete(stream);
+      stream.pending = [];
+      stream.pendingBytes = 0;
     });
-    write(OPENING_FRAME);
+    // At once, not at the next flush: clients and proxies see the response start now.
+    response.write(OPENING_FRAME);
   }
 
   /** Ends every open stream (server shutdown): clients see a clean end and reconnect elsewhere. */
   closeAll(): void {
-    for (const response of this.#streams) response.end();
+    for (const stream of this.#streams) {
+      this.#flush(stream);
+      stream.response.end();
+    }
+  }
+
+  #frameOf(event: RecordedEvent): Buffer {
+    if (event !== this.#lastEvent) {
+      this.#lastEvent = event;
+      this.#lastFrame = eventFrameBytes(event);
+    }
+    return this.#lastFrame;
+  }
+
+  #enqueue(stream: OpenStream, frame: Buffer): void {
+    const { response } = stream;
+    if (response.destroyed || response.writableEnded) return;
+    stream.pending.push(frame);
+    stream.pendingBytes += frame.length;
+    // writableLength counts what the response and its socket hold unsent: the reader's backlog,
+    // to which the frames waiting for the flush add.
+    if (response.writableLength + stream.pendingBytes > this.options.maxBufferBytes) {
+      stream.pending = [];
+      stream.pendingBytes = 0;
+      this.#dirty.delete(stream);
+      response.destroy();
+      return;
+    }
+    this.#dirty.add(stream);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      // At the end of this tick, after the rest of the commit's events: a later phase of the loop
+      // (setImmediate, a timer) would batch more but delays frames behind the turn's other I/O.
+      process.nextTick(() => this.#flushDirty());
+    }
+  }
+
+  #flushDirty(): void {
+    this.#flushScheduled = false;
+    for (const stream of this.#dirty) this.#flush(stream);
+    this.#dirty.clear();
+  }
+
+  #flush(stream: OpenStream): void {
+    const { response, pending, pendingBytes } = stream;
+    if (pending.length === 0) return;
+    stream.pending = [];
+    stream.pendingBytes = 0;
+    if (response.destroyed || response.writableEnded) return;
+    response.write(
+      pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending, pendingBytes),
+    );
+    if (response.writableLength > this.options.maxBufferBytes) response.destroy();
   }
 }

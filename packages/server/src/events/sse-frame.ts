@@ -9,6 +9,14 @@ export function eventFrame(event: RecordedEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`;
 }
 
+/**
+ * The bytes of {@link eventFrame}, encoded once: an event goes to every stream of its customer,
+ * and a `Buffer` is written to each socket as is (a string would be encoded again per stream).
+ */
+export function eventFrameBytes(event: RecordedEvent): Buffer {
+  return Buffer.from(eventFrame(event), 'utf8');
+}
+
 /** The keep-alive comment, sent every `SSE_HEARTBEAT_MS`. */
 export const HEARTBEAT_FRAME = ': heartbeat\n\n';
 

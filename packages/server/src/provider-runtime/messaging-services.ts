@@ -71,7 +71,13 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     statusUpdates,
     clock,
   });
-  const messageDispatcher = new MessageDispatcher({ store, delivery, clock });
+  const messageDispatcher = new MessageDispatcher({
+    store,
+    delivery,
+    clock,
+    reconcileSentWithinMs: config.reconcileSentWindowMs,
+    reconcileDeliveredWithinMs: config.reconcileDeliveredWindowMs,
+  });
   messages = new MessageService({
     store,
     clock,

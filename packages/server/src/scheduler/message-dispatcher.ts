@@ -1,13 +1,28 @@
+import type { MessageStatus } from '@switchboard/contract';
 import type { Clock } from '../clock';
 import type { MessageDelivery } from '../domain/messages/message-delivery';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
 import { PeriodicTask } from './periodic-task';
 
-/** How long after its last change an unsettled message is still reconciled at start-up: 24 h. */
-const RECONCILE_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Messages looked at per scan. */
+/**
+ * How long after its last change a `sent` message is still reconciled at start-up: 24 h. It is
+ * waiting for its `delivered` (or `failed`), which the provider may have reported while the server
+ * was down; messages normally leave `sent` within seconds, so these are few.
+ */
+const RECONCILE_SENT_WITHIN_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after its last change a `delivered` message is still reconciled at start-up: 15 min.
+ * Only a read receipt can follow (not on SMS, and only when the recipient sends them), mostly
+ * soon after delivery; every delivered message of a busy day would be thousands of look-ups.
+ */
+const RECONCILE_DELIVERED_WITHIN_MS = 15 * 60 * 1000;
+/** Messages looked at per scan, and per page of start-up recovery. */
 const BATCH = 200;
+/** Queued messages started per turn of the event loop (see `#schedulePump`). */
+const STARTS_PER_TURN = 4;
+/** At most this many messages of each kind are recovered at start-up. */
+const RECOVERY_LIMIT = 10_000;
 
 /** A logger for the worker's own failures. */
 export interface DispatcherLogger {
@@ -27,6 +42,13 @@ export interface MessageDispatcherOptions {
   concurrency?: number;
   /** How often to look for queued messages nobody announced (another process, a lost nudge). */
   sweepIntervalMs?: number;
+  /** How long after its last change a `sent` message is reconciled at start-up (default 24 h). */
+  reconcileSentWithinMs?: number;
+  /**
+   * How long after its last change a `delivered` message is reconciled at start-up, for a read
+   * receipt missed while the server was down (default 15 min).
+   */
+  reconcileDeliveredWithinMs?: number;
 }
 
 /**
@@ -45,6 +67,7 @@ export class MessageDispatcher implements Worker {
   readonly #running = new Map<string, Promise<void>>();
   readonly #sweep: PeriodicTask;
   #stopped = true;
+  #pumpScheduled = false;
   #logger: DispatcherLogger = { error: () => undefined };
   #recovery: Promise<void> = Promise.resolve();
 
@@ -84,7 +107,7 @@ export class MessageDispatcher implements Worker {
   enqueue(messageId: string): void {
     if (this.#stopped || this.#running.has(messageId)) return;
     this.#waiting.add(messageId);
-    this.#pump();
+    this.#schedulePump();
   }
 
   /** Stops taking messages and waits for those being handed to providers. */
@@ -96,11 +119,33 @@ export class MessageDispatcher implements Worker {
     while (this.#running.size > 0) await Promise.all([...this.#running.values()]);
   }
 
+  /**
+   * Starts waiting messages on `setImmediate`, at most {@link STARTS_PER_TURN} per turn of the
+   * event loop: the I/O callbacks of each turn (new sends) run first and queue their transactions
+   * on the store ahead of the lifecycle work of messages already accepted, and a backlog of
+   * queued messages enters the store's queue a few at a time instead of all at once. When the
+   * loop is idle, turns are short and the backlog drains at full speed.
+   */
+  #schedulePump(): void {
+    if (this.#pumpScheduled || this.#stopped) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
   #pump(): void {
+    let started = 0;
     for (const id of this.#waiting) {
       if (this.#running.size >= this.#concurrency) return;
+      if (started === STARTS_PER_TURN) {
+        this.#schedulePump();
+        return;
+      }
       this.#waiting.delete(id);
       if (this.#running.has(id)) continue;
+      started += 1;
       this.#run(id, () => this.#options.delivery.deliverQueued(id));
     }
   }
@@ -112,7 +157,7 @@ export class MessageDispatcher implements Worker {
       )
       .finally(() => {
         this.#running.delete(id);
-        this.#pump();
+        this.#schedulePump();
       });
     this.#running.set(id, running);
   }
@@ -124,28 +169,65 @@ export class MessageDispatcher implements Worker {
 
   /**
    * Start-up recovery (one server per database): a message still `pending` was being handed to a
-   * provider when the process died; a recent `sent` or `delivered` one may have missed updates.
+   * provider when the process died; a recently changed `sent` or `delivered` one may have missed
+   * updates. Pages of {@link BATCH} ids, each worked through before the next is read, so the
+   * memory recovery holds does not grow with the number of messages.
    */
   async #recover(): Promise<void> {
     const { store, delivery, clock } = this.#options;
-    const pending = await store.messages.idsInStatus(['pending'], 10_000);
-    const since = new Date(clock.now() - RECONCILE_WINDOW_MS);
-    const unsettled = await store.messages.unsettledSince(['sent', 'delivered'], since, 10_000);
-    const work = [
-      ...pending.map((id) => () => delivery.resumePending(id)),
-      ...unsettled.map((id) => () => delivery.reconcile(id)),
+    await this.#recoverPages(
+      (limit) => store.messages.idsInStatus(['pending'], limit),
+      (id) => delivery.resumePending(id),
+    );
+    const now = clock.now();
+    // Delivered first: a `sent` message reconciled to `delivered` is not looked up twice.
+    const windows: Array<[MessageStatus, number]> = [
+      ['delivered', this.#options.reconcileDeliveredWithinMs ?? RECONCILE_DELIVERED_WITHIN_MS],
+      ['sent', this.#options.reconcileSentWithinMs ?? RECONCILE_SENT_WITHIN_MS],
     ];
-    // A few at a time: recovery must not flood a provider that is itself just starting.
+    for (const [status, withinMs] of windows) {
+      const since = new Date(now - withinMs);
+      await this.#recoverPages(
+        (limit) => store.messages.unsettledSince([status], since, limit),
+        (id) => delivery.reconcile(id),
+      );
+    }
+  }
+
+  /**
+   * Recovers the messages `list` finds, a page at a time. Recovering a message may leave it in
+   * the list (still `pending` until its provider answers) or move it to the end (a new
+   * `updatedAt`), and the list has no cursor: each page asks for the ids seen so far plus a page,
+   * and works through those not seen yet, until the list has no more or the limit is reached.
+   */
+  async #recoverPages(
+    list: (limit: number) => Promise<string[]>,
+    recover: (id: string) => Promise<void>,
+  ): Promise<void> {
+    const seen = new Set<string>();
+    while (!this.#stopped && seen.size < RECOVERY_LIMIT) {
+      const limit = seen.size + BATCH;
+      const ids = await list(limit);
+      const fresh = ids.filter((id) => !seen.has(id));
+      for (const id of fresh) seen.add(id);
+      await this.#inLanes(fresh, recover);
+      if (fresh.length === 0 || ids.length < limit) return;
+    }
+  }
+
+  /** Recovers `ids`, a few at a time: recovery must not flood a provider that is itself starting. */
+  async #inLanes(ids: readonly string[], recover: (id: string) => Promise<void>): Promise<void> {
     let next = 0;
-    const lanes = Array.from({ length: this.#concurrency }, async () => {
-      while (next < work.length && !this.#stopped) {
+    const lanes = Array.from({ length: Math.min(this.#concurrency, ids.length) }, async () => {
+      while (next < ids.length && !this.#stopped) {
         // Sync SQLite and an in-process provider can settle a whole task in microtasks: yield to
         // the event loop between tasks, or a large recovery keeps the server from answering (and
         // even from listening) until it is over.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        const task = work[next++];
-        await task?.().catch((error: unknown) =>
-          this.#logger.error({ err: error }, 'message recovery failed'),
+        const id = ids[next++];
+        if (id === undefined || this.#stopped) return;
+        await recover(id).catch((error: unknown) =>
+          this.#logger.error({ err: error, messageId: id }, 'message recovery failed'),
         );
       }
     });

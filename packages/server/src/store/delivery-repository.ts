@@ -115,10 +115,16 @@ export interface DeliveryRepository {
     query: DeliveryPageQuery,
   ): Promise<DeliveryRecord[]>;
   /**
-   * Due, unleased attempts in due order, at most `perTarget` for each receiver (so one receiver's
-   * backlog cannot crowd out the others) and `limit` in all.
+   * The receivers (target keys, as in {@link DueDelivery}) with an attempt due by `now`, leased
+   * or not. Costs a few index seeks per receiver with pending attempts, however long the backlog.
    */
-  listDue(now: Date, perTarget: number, limit: number): Promise<DueDelivery[]>;
+  listDueTargets(now: Date): Promise<string[]>;
+  /**
+   * Due, unleased attempts of each of `targetKeys`, each receiver's in due order, at most
+   * `perTarget` of each (so one receiver's backlog cannot crowd out the others). Costs one index
+   * range per receiver, however long the backlog.
+   */
+  listDueFor(now: Date, targetKeys: readonly string[], perTarget: number): Promise<DueDelivery[]>;
   /**
    * Takes the lease on a due attempt for `owner` until `leaseUntil`; undefined when it is no
    * longer pending or a lease on it is held. Atomic across processes sharing the database.

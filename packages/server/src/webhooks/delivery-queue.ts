@@ -77,6 +77,11 @@ export class DeliveryQueue {
     return this.#running;
   }
 
+  /** Tasks of `key` accepted and not yet settled (running or waiting). */
+  outstandingOf(key: string): number {
+    return this.#lanes.get(key)?.outstanding ?? 0;
+  }
+
   /** Whether `enqueue` would reject because `maxQueued` tasks are outstanding. */
   get isFull(): boolean {
     return this.#outstanding >= this.#maxQueued;

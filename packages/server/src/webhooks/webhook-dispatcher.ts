@@ -1,10 +1,10 @@
 import type { Agent } from 'undici';
 import type { Clock } from '../clock';
 import { newUuid } from '../ids';
-import type { ClaimedDelivery, DeliveryResult } from '../store/delivery-repository';
+import type { ClaimedDelivery, DeliveryRecord, DeliveryResult } from '../store/delivery-repository';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
-import { planAttempt } from './attempt-plan';
+import { type AttemptPlan, planAttempt } from './attempt-plan';
 import { type DeliveryOutcome, deliver } from './delivery-client';
 import { DeliveryQueue, DeliveryQueueClosedError } from './delivery-queue';
 import { type RetrySchedule, spreadOverdue } from './retry-schedule';
@@ -57,10 +57,13 @@ export interface AttemptReport {
   error: string | null;
 }
 
-/** Most attempts of one receiver a poll puts in the queue: the fair queue runs 2 at a time. */
+/** Most attempts of one receiver held in the queue: the fair queue runs 2 at a time. */
 const PER_TARGET_BACKLOG = 8;
-/** Most attempts one poll takes. */
-const POLL_BATCH = 200;
+/**
+ * A receiver whose look-up found a full quota is topped up from the database as soon as its
+ * queued attempts fall to this many, so that its lane never runs dry while work is due.
+ */
+const REFILL_AT = PER_TARGET_BACKLOG / 2;
 /** Slack of a lease beyond the attempt deadline, so a slow commit never lets a lease lapse. */
 const LEASE_SLACK_MS = 30_000;
 
@@ -68,7 +71,8 @@ const silentLogger: DispatcherLogger = { info() {}, warn() {}, error() {} };
 
 /**
  * The durable webhook dispatcher: polls the delivery queue in the database (and wakes at once
- * when a commit queued deliveries), leases each due attempt so that two processes never make the
+ * when a commit queued deliveries), reads it per receiver (at most 8 attempts of each queued
+ * here, topped up from the database as they settle while more are due), leases each due attempt so that two processes never make the
  * same attempt and a crashed one's attempts are made again when the lease runs out, delivers it
  * through the fair {@link DeliveryQueue} and the safe dispatcher (connect-time address check),
  * signs each attempt afresh with the webhook's current secret, records it, schedules the next
@@ -85,6 +89,13 @@ export class WebhookDispatcher implements Worker {
   readonly #leaseMs: number;
   /** Attempts handed to the queue and not settled yet, so a poll does not queue them twice. */
   readonly #queued = new Set<string>();
+  /** Receivers whose last look-up found a full quota of due attempts: more may be waiting. */
+  readonly #more = new Set<string>();
+  /** Receivers to top up once their attempts settle (see {@link REFILL_AT}). */
+  readonly #toRefill = new Set<string>();
+  #refilling: Promise<void> | undefined;
+  /** Outcomes of attempts made and not yet committed (the stop waits for them). */
+  readonly #recording = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #pollAgain = false;
@@ -152,15 +163,20 @@ export class WebhookDispatcher implements Worker {
       new Date(now + this.#leaseMs),
       { ignoreDueTime: true },
     );
-    return claimed && this.#attempt(claimed);
+    if (!claimed) return undefined;
+    const { report, recorded } = await this.#attempt(claimed);
+    await recorded;
+    return report;
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#polling;
+    await this.#refilling;
     // Attempts not started stay pending in the database: the next start makes them.
     await this.#queue.close();
+    await Promise.allSettled(this.#recording);
     await this.#agent.close();
   }
 
@@ -180,40 +196,114 @@ export class WebhookDispatcher implements Worker {
     }
   }
 
+  /** Finds the receivers with due work and fills their lanes. */
   async #poll(): Promise<void> {
     const { store, clock } = this.#options;
-    const due = await store.deliveries.listDue(
+    const targets = await store.deliveries.listDueTargets(new Date(clock.now()));
+    await this.#fill(targets.filter((targetKey) => this.#roomOf(targetKey) > 0));
+  }
+
+  /** How many more attempts of a receiver the queue takes. */
+  #roomOf(targetKey: string): number {
+    return PER_TARGET_BACKLOG - this.#queue.outstandingOf(targetKey);
+  }
+
+  /**
+   * Queues the due attempts of `targetKeys`, up to each one's quota, and notes which receivers
+   * had a full quota due (their lanes are topped up as they drain).
+   */
+  async #fill(targetKeys: readonly string[]): Promise<void> {
+    if (targetKeys.length === 0 || this.#stopped) return;
+    const { store, clock } = this.#options;
+    // Attempts already queued here are due and unleased too, hence the whole quota per receiver.
+    const due = await store.deliveries.listDueFor(
       new Date(clock.now()),
+      targetKeys,
       PER_TARGET_BACKLOG,
-      POLL_BATCH,
     );
+    const found = new Map<string, number>();
     for (const { id, targetKey } of due) {
+      found.set(targetKey, (found.get(targetKey) ?? 0) + 1);
       if (this.#queued.has(id) || this.#queue.isFull || this.#stopped) continue;
-      this.#queued.add(id);
-      this.#queue
-        .enqueue(targetKey, () => this.#claimAndAttempt(id))
-        .catch((error: unknown) => {
-          if (!(error instanceof DeliveryQueueClosedError)) {
-            this.#log.error({ err: error, deliveryId: id }, 'webhook delivery failed');
-          }
-        })
-        .finally(() => this.#queued.delete(id));
+      if (this.#roomOf(targetKey) <= 0) continue;
+      this.#enqueue(id, targetKey);
+    }
+    for (const targetKey of targetKeys) {
+      if ((found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG) this.#more.add(targetKey);
+      else this.#more.delete(targetKey);
     }
   }
 
-  async #claimAndAttempt(id: string): Promise<void> {
-    const now = this.#options.clock.now();
-    const claimed = await this.#options.store.deliveries.claim(
-      id,
-      this.owner,
-      new Date(now),
-      new Date(now + this.#leaseMs),
-    );
-    if (claimed) await this.#attempt(claimed);
+  #enqueue(id: string, targetKey: string): void {
+    this.#queued.add(id);
+    this.#queue
+      .enqueue(targetKey, () => this.#claimAndAttempt(id))
+      .catch((error: unknown) => {
+        if (!(error instanceof DeliveryQueueClosedError)) {
+          this.#log.error({ err: error, deliveryId: id }, 'webhook delivery failed');
+        }
+      })
+      .finally(() => {
+        this.#queued.delete(id);
+        this.#settled(targetKey);
+      });
   }
 
-  /** Makes one claimed attempt and records it. */
-  async #attempt(claimed: ClaimedDelivery): Promise<AttemptReport> {
+  /**
+   * An attempt of `targetKey` settled: when more of its work was due and its lane is running
+   * low, top it up now rather than at the next poll (which may be a poll interval away).
+   */
+  #settled(targetKey: string): void {
+    if (this.#stopped || !this.#more.has(targetKey)) return;
+    if (this.#queue.outstandingOf(targetKey) > REFILL_AT) return;
+    this.#toRefill.add(targetKey);
+    this.#refill();
+  }
+
+  /** Tops up the receivers in {@link #toRefill}, one look-up for all that gathered meanwhile. */
+  #refill(): void {
+    if (this.#refilling || this.#stopped) return;
+    this.#refilling = (async () => {
+      while (this.#toRefill.size > 0 && !this.#stopped) {
+        const targetKeys = [...this.#toRefill];
+        this.#toRefill.clear();
+        await this.#fill(targetKeys);
+      }
+    })()
+      .catch((error: unknown) => this.#log.error({ err: error }, 'webhook refill failed'))
+      .finally(() => {
+        this.#refilling = undefined;
+        if (this.#toRefill.size > 0) this.#refill();
+      });
+  }
+
+  async #claimAndAttempt(id: string): Promise<void> {
+    const { store, clock } = this.#options;
+    const now = clock.now();
+    // In a transaction of its own only to share a group commit with the other claims and
+    // completions of the moment: committed alone, each claim was a commit of its own.
+    const claimed = await store.transaction((tx) =>
+      tx.deliveries.claim(id, this.owner, new Date(now), new Date(now + this.#leaseMs)),
+    );
+    if (!claimed) return;
+    const { recorded } = await this.#attempt(claimed);
+    // The receiver's slot is free once it answered: recording the outcome is the database's
+    // work, and the lease keeps the attempt this worker's until it is recorded.
+    this.#recording.add(recorded);
+    recorded
+      .catch((error: unknown) => {
+        this.#log.error({ err: error, deliveryId: id }, 'recording a webhook attempt failed');
+      })
+      .finally(() => this.#recording.delete(recorded));
+  }
+
+  /**
+   * Makes one claimed attempt; `recorded` settles once its outcome (and the next attempt of its
+   * chain, and the webhook's streak) is committed.
+   */
+  async #attempt(
+    claimed: ClaimedDelivery,
+  ): Promise<{ report: AttemptReport; recorded: Promise<void> }> {
     const { delivery } = claimed;
     const target = await this.#target(claimed);
     if ('dropped' in target) {
@@ -226,7 +316,10 @@ export class WebhookDispatcher implements Worker {
         nextAttemptAt: null,
       };
       await this.#options.store.deliveries.complete(delivery.id, this.owner, result);
-      return { delivered: false, statusCode: null, durationMs: 0, error: target.dropped };
+      return {
+        report: { delivered: false, statusCode: null, durationMs: 0, error: target.dropped },
+        recorded: Promise.resolve(),
+      };
     }
 
     const attemptedAt = this.#options.clock.now();
@@ -238,7 +331,20 @@ export class WebhookDispatcher implements Worker {
       now: this.#options.clock.now(),
       schedule: this.#options.retrySchedule,
     });
-    await this.#options.store.transaction(async (tx) => {
+    return {
+      report: {
+        delivered: outcome.kind === 'delivered',
+        statusCode: outcome.statusCode,
+        durationMs: outcome.durationMs,
+        error: outcome.error,
+      },
+      recorded: this.#record(delivery, plan),
+    };
+  }
+
+  /** Records an attempt's outcome: its row, the next attempt of its chain, the streak. */
+  #record(delivery: DeliveryRecord, plan: AttemptPlan): Promise<void> {
+    return this.#options.store.transaction(async (tx) => {
       // A lost lease means another worker took the attempt over; its record wins.
       if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result))) return;
       if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
@@ -258,12 +364,6 @@ export class WebhookDispatcher implements Worker {
         }
       }
     });
-    return {
-      delivered: outcome.kind === 'delivered',
-      statusCode: outcome.statusCode,
-      durationMs: outcome.durationMs,
-      error: outcome.error,
-    };
   }
 
   /** Where and with which secret to send, or why the attempt is dropped without a request. */

@@ -6,8 +6,8 @@ import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
 
-/** The drizzle database over the SQLite schema. */
-export type SqliteOrm = BetterSQLite3Database<typeof schema>;
+/** The drizzle database over the SQLite schema, and the connection under it (`$client`). */
+export type SqliteOrm = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 /**
  * Opens (creating it and its directory when missing) the SQLite database at `path`, in WAL mode

@@ -88,6 +88,13 @@ export const webhookDeliveries = sqliteTable(
   },
   (table) => [
     index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    // The dispatcher's queue: pending attempts by receiver (a webhook, or a callback URL when
+    // `webhook_id` is null), in due order. Partial, so it holds the backlog only, never the
+    // delivery log of settled attempts; the dispatcher's queries name it (`indexed by`), as the
+    // planner has no statistics to prefer it over `webhook_deliveries_due_idx`.
+    index('webhook_deliveries_pending_target_idx')
+      .on(table.webhookId, table.targetUrl, table.nextAttemptAt, table.id)
+      .where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_webhook_idx').on(table.webhookId, table.id),
     index('webhook_deliveries_event_idx').on(table.eventId),
   ],

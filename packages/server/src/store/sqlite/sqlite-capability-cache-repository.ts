@@ -1,10 +1,26 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type {
   CapabilityCacheEntry,
   CapabilityCacheRepository,
 } from '../capability-cache-repository';
 import type { SqliteExecutor } from './executor';
+import { insertRow } from './prepared-insert';
+import { preparedQuery } from './prepared-query';
 import { capabilityCache } from './schema-capabilities';
+
+const entryByKey = preparedQuery((db) =>
+  db
+    .select()
+    .from(capabilityCache)
+    .where(
+      and(
+        eq(capabilityCache.customerId, sql.placeholder('customerId')),
+        eq(capabilityCache.instanceId, sql.placeholder('instanceId')),
+        eq(capabilityCache.address, sql.placeholder('address')),
+      ),
+    )
+    .prepare(),
+);
 
 /** {@link CapabilityCacheRepository} on SQLite. */
 export class SqliteCapabilityCacheRepository implements CapabilityCacheRepository {
@@ -16,30 +32,15 @@ export class SqliteCapabilityCacheRepository implements CapabilityCacheRepositor
     instanceId: string,
     address: string,
   ): Promise<CapabilityCacheEntry | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(capabilityCache)
-        .where(
-          and(
-            eq(capabilityCache.customerId, customerId),
-            eq(capabilityCache.instanceId, instanceId),
-            eq(capabilityCache.address, address),
-          ),
-        )
-        .get(),
-    );
+    return this.run((db) => entryByKey(db).get({ customerId, instanceId, address }));
   }
 
   put(entry: CapabilityCacheEntry): Promise<void> {
     return this.run((db) => {
-      db.insert(capabilityCache)
-        .values(entry)
-        .onConflictDoUpdate({
-          target: [capabilityCache.customerId, capabilityCache.instanceId, capabilityCache.address],
-          set: { availability: entry.availability, cachedAt: entry.cachedAt },
-        })
-        .run();
+      insertRow(db, capabilityCache, entry, {
+        target: ['customerId', 'instanceId', 'address'],
+        set: ['availability', 'cachedAt'],
+      });
     });
   }
 }

@@ -8,8 +8,12 @@ import type {
   DueDelivery,
 } from '../delivery-repository';
 import type { SqliteExecutor } from './executor';
+import { insertRow } from './prepared-insert';
+import { preparedQuery } from './prepared-query';
+import { updateRows } from './prepared-update';
 import { customers } from './schema';
 import { events, webhookDeliveries, webhooks } from './schema-events';
+import { cachedStatement } from './table-statements';
 
 const leaseIsFree = (now: Date) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
@@ -29,6 +33,71 @@ const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | 
     ...conditions,
   );
 
+/** The target key of a callback URL's attempts (a webhook's is its id, never `url:`-prefixed). */
+const URL_KEY_PREFIX = 'url:';
+
+/**
+ * The pending attempts, read through the partial index of the backlog by receiver: it is named
+ * because the planner, without statistics, would take `webhook_deliveries_due_idx` and walk the
+ * whole backlog instead.
+ */
+const PENDING = `webhook_deliveries indexed by webhook_deliveries_pending_target_idx where status = 'pending'`;
+
+/**
+ * The receivers with an attempt due by `@now` (leased ones included), one index seek per
+ * receiver with pending attempts (a loose index scan) plus one for its earliest due time: the
+ * webhooks, then the callback URLs (`webhook_id` null) as `url:<callbackUrl>`.
+ */
+const DUE_TARGETS_SQL = `with recursive
+  hook(id) as (
+    select (select min(webhook_id) from ${PENDING} and webhook_id > '')
+    union all
+    select (select min(webhook_id) from ${PENDING} and webhook_id > hook.id) from hook where hook.id is not null
+  ),
+  url(target) as (
+    select (select min(target_url) from ${PENDING} and webhook_id is null and target_url > '')
+    union all
+    select (select min(target_url) from ${PENDING} and webhook_id is null and target_url > url.target) from url where url.target is not null
+  )
+select id as key from hook
+  where id is not null
+  and (select min(next_attempt_at) from ${PENDING} and webhook_id = hook.id and target_url is null) <= @now
+union all
+select '${URL_KEY_PREFIX}' || target as key from url
+  where target is not null
+  and (select min(next_attempt_at) from ${PENDING} and webhook_id is null and target_url = url.target) <= @now`;
+
+/** Due, unleased attempts of one receiver, in due order: `?` = receiver, now, now, limit. */
+const dueOfTargetSql = (receiver: string) =>
+  `select id from ${PENDING} and ${receiver} and next_attempt_at <= ? and (lease_until is null or lease_until <= ?) order by next_attempt_at, id limit ?`;
+const DUE_OF_WEBHOOK_SQL = dueOfTargetSql('webhook_id = ? and target_url is null');
+const DUE_OF_URL_SQL = dueOfTargetSql('webhook_id is null and target_url = ?');
+
+/** Takes the lease of a pending attempt whose lease is free: `?` = owner, until, id, now. */
+const CLAIM_SQL = `update webhook_deliveries set lease_owner = ?, lease_until = ? where id = ? and status = 'pending' and (lease_until is null or lease_until <= ?)`;
+/** {@link CLAIM_SQL} for an attempt that is also due: one more `?`, now. */
+const CLAIM_DUE_SQL = `${CLAIM_SQL} and next_attempt_at <= ?`;
+
+/** A claimed attempt with what making it needs: its event, its customer, its webhook. */
+const claimedContext = preparedQuery((db) =>
+  db
+    .select({
+      delivery: webhookDeliveries,
+      payload: events.payload,
+      correlationId: events.correlationId,
+      customerDeletedAt: customers.deletedAt,
+      webhookUrl: webhooks.url,
+      webhookSecret: webhooks.secret,
+      webhookActive: webhooks.active,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .innerJoin(customers, eq(customers.id, events.customerId))
+    .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 /** {@link DeliveryRepository} on SQLite. */
 export class SqliteDeliveryRepository implements DeliveryRepository {
   /** Creates the repository over an executor. */
@@ -36,10 +105,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
 
   insertMany(deliveries: readonly DeliveryRecord[]): Promise<void> {
     return this.run((db) => {
-      if (deliveries.length > 0)
-        db.insert(webhookDeliveries)
-          .values([...deliveries])
-          .run();
+      for (const delivery of deliveries) insertRow(db, webhookDeliveries, delivery);
     });
   }
 
@@ -82,31 +148,32 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     );
   }
 
-  listDue(now: Date, perTarget: number, limit: number): Promise<DueDelivery[]> {
+  listDueTargets(now: Date): Promise<string[]> {
+    return this.run(
+      (db) =>
+        cachedStatement(db, 'webhook_deliveries due targets', () => DUE_TARGETS_SQL)
+          .pluck()
+          .all({ now: now.getTime() }) as string[],
+    );
+  }
+
+  listDueFor(now: Date, targetKeys: readonly string[], perTarget: number): Promise<DueDelivery[]> {
     return this.run((db) => {
-      const d = webhookDeliveries;
-      const targetKey = sql<string>`coalesce(${d.webhookId}, 'url:' || ${d.targetUrl})`;
-      // A window per receiver caps each one's share of a poll, so a webhook with a large backlog
-      // cannot fill the batch while other receivers' attempts wait.
-      const ranked = db
-        .select({
-          id: d.id,
-          targetKey: targetKey.as('target_key'),
-          nextAttemptAt: d.nextAttemptAt,
-          rank: sql<number>`row_number() over (partition by ${targetKey} order by ${d.nextAttemptAt}, ${d.id})`.as(
-            'rank',
-          ),
-        })
-        .from(d)
-        .where(isDue(now))
-        .as('ranked');
-      return db
-        .select({ id: ranked.id, targetKey: ranked.targetKey })
-        .from(ranked)
-        .where(lte(ranked.rank, perTarget))
-        .orderBy(ranked.nextAttemptAt, ranked.id)
-        .limit(limit)
-        .all();
+      const at = now.getTime();
+      const byWebhook = cachedStatement(
+        db,
+        'webhook_deliveries due of webhook',
+        () => DUE_OF_WEBHOOK_SQL,
+      );
+      const byUrl = cachedStatement(db, 'webhook_deliveries due of url', () => DUE_OF_URL_SQL);
+      const due: DueDelivery[] = [];
+      for (const targetKey of targetKeys) {
+        const ids = targetKey.startsWith(URL_KEY_PREFIX)
+          ? byUrl.pluck().all(targetKey.slice(URL_KEY_PREFIX.length), at, at, perTarget)
+          : byWebhook.pluck().all(targetKey, at, at, perTarget);
+        for (const id of ids as string[]) due.push({ id, targetKey });
+      }
+      return due;
     });
   }
 
@@ -118,65 +185,54 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     options: { ignoreDueTime?: boolean } = {},
   ): Promise<ClaimedDelivery | undefined> {
     return this.run((db) => {
+      const at = now.getTime();
       // One conditional UPDATE: atomic even when several processes share the database file.
-      const claimed = db
-        .update(webhookDeliveries)
-        .set({ leaseOwner: owner, leaseUntil })
-        .where(
-          and(
-            eq(webhookDeliveries.id, id),
-            options.ignoreDueTime
-              ? and(eq(webhookDeliveries.status, 'pending'), leaseIsFree(now))
-              : isDue(now),
-          ),
-        )
-        .returning()
-        .get();
-      if (claimed === undefined) return undefined;
-      const context = db
-        .select({
-          payload: events.payload,
-          correlationId: events.correlationId,
-          customerDeletedAt: customers.deletedAt,
-        })
-        .from(events)
-        .innerJoin(customers, eq(customers.id, events.customerId))
-        .where(eq(events.id, claimed.eventId))
-        .get();
+      const taken = options.ignoreDueTime
+        ? cachedStatement(db, 'webhook_deliveries claim', () => CLAIM_SQL).run(
+            owner,
+            leaseUntil.getTime(),
+            id,
+            at,
+          )
+        : cachedStatement(db, 'webhook_deliveries claim due', () => CLAIM_DUE_SQL).run(
+            owner,
+            leaseUntil.getTime(),
+            id,
+            at,
+            at,
+          );
+      if (taken.changes === 0) return undefined;
+      const context = claimedContext(db).get({ id });
       if (context === undefined) return undefined;
-      const webhook =
-        claimed.webhookId === null
-          ? undefined
-          : db
-              .select({ url: webhooks.url, secret: webhooks.secret, active: webhooks.active })
-              .from(webhooks)
-              .where(eq(webhooks.id, claimed.webhookId))
-              .get();
       return {
-        delivery: claimed,
+        delivery: context.delivery,
         payload: context.payload,
         correlationId: context.correlationId,
-        webhook: webhook ?? null,
+        webhook:
+          context.webhookUrl === null ||
+          context.webhookSecret === null ||
+          context.webhookActive === null
+            ? null
+            : {
+                url: context.webhookUrl,
+                secret: context.webhookSecret,
+                active: context.webhookActive,
+              },
         customerDeleted: context.customerDeletedAt !== null,
       };
     });
   }
 
   complete(id: string, owner: string, result: DeliveryResult): Promise<boolean> {
-    return this.run((db) => {
-      const update = db
-        .update(webhookDeliveries)
-        .set({ ...result, leaseOwner: null, leaseUntil: null })
-        .where(
-          and(
-            eq(webhookDeliveries.id, id),
-            eq(webhookDeliveries.status, 'pending'),
-            eq(webhookDeliveries.leaseOwner, owner),
-          ),
-        )
-        .run();
-      return update.changes > 0;
-    });
+    return this.run(
+      (db) =>
+        updateRows(
+          db,
+          webhookDeliveries,
+          { ...result, leaseOwner: null, leaseUntil: null },
+          { id, status: 'pending', leaseOwner: owner },
+        ) > 0,
+    );
   }
 
   listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>> {

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { EventRecord, EventRepository } from '../event-repository';
 import type { SqliteExecutor } from './executor';
+import { insertRow } from './prepared-insert';
 import { events } from './schema-events';
 
 /** {@link EventRepository} on SQLite. */
@@ -10,7 +11,7 @@ export class SqliteEventRepository implements EventRepository {
 
   insert(event: EventRecord): Promise<void> {
     return this.run((db) => {
-      db.insert(events).values(event).run();
+      insertRow(db, events, event);
     });
   }
 

@@ -1,7 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
 import type { SqliteExecutor } from './executor';
+import { insertRow } from './prepared-insert';
 import { preparedQuery } from './prepared-query';
+import { updateRows } from './prepared-update';
 import { messageAttempts } from './schema-messages';
 
 const attemptById = preparedQuery((db) =>
@@ -12,6 +14,21 @@ const attemptById = preparedQuery((db) =>
     .prepare(),
 );
 
+const attemptByExternalId = preparedQuery((db) =>
+  db
+    .select()
+    .from(messageAttempts)
+    .where(
+      and(
+        eq(messageAttempts.instanceId, sql.placeholder('instanceId')),
+        eq(messageAttempts.externalId, sql.placeholder('externalId')),
+      ),
+    )
+    .orderBy(desc(messageAttempts.createdAt))
+    .limit(1)
+    .prepare(),
+);
+
 /** {@link MessageAttemptRepository} on SQLite. */
 export class SqliteMessageAttemptRepository implements MessageAttemptRepository {
   /** Creates the repository over an executor. */
@@ -19,7 +36,7 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
 
   insert(attempt: MessageAttemptRecord): Promise<void> {
     return this.run((db) => {
-      db.insert(messageAttempts).values(attempt).onConflictDoNothing().run();
+      insertRow(db, messageAttempts, attempt, 'nothing');
     });
   }
 
@@ -31,27 +48,12 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
     instanceId: string,
     externalId: string,
   ): Promise<MessageAttemptRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageAttempts)
-        .where(
-          and(
-            eq(messageAttempts.instanceId, instanceId),
-            eq(messageAttempts.externalId, externalId),
-          ),
-        )
-        .orderBy(desc(messageAttempts.createdAt))
-        .get(),
-    );
+    return this.run((db) => attemptByExternalId(db).get({ instanceId, externalId }));
   }
 
   setExternalId(attemptId: string, externalId: string): Promise<void> {
     return this.run((db) => {
-      db.update(messageAttempts)
-        .set({ externalId })
-        .where(eq(messageAttempts.attemptId, attemptId))
-        .run();
+      updateRows(db, messageAttempts, { externalId }, { attemptId });
     });
   }
 }

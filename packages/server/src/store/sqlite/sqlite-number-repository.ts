@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { NumberRepository, SenderNumberRecord, SenderNumberView } from '../number-repository';
 import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { instances, senderNumbers } from './schema';
 
-function selectViews(db: SqliteOrm, where: SQL | undefined): SenderNumberView[] {
+/** The numbers meeting `where` with their instance's name and health, default first. */
+function viewsQuery(db: SqliteOrm, where: SQL | undefined) {
   return db
     .select({
       id: senderNumbers.id,
@@ -21,11 +23,24 @@ function selectViews(db: SqliteOrm, where: SQL | undefined): SenderNumberView[] 
     .innerJoin(instances, eq(instances.id, senderNumbers.instanceId))
     .where(where)
     .orderBy(desc(senderNumbers.isDefault), asc(senderNumbers.createdAt), asc(senderNumbers.id))
-    .all();
+    .prepare();
 }
 
-const matchesAddress = (address: string) =>
-  or(eq(senderNumbers.phoneNumber, address), eq(senderNumbers.email, address));
+const customerId = sql.placeholder('customerId');
+const address = sql.placeholder('address');
+const matchesAddress = or(eq(senderNumbers.phoneNumber, address), eq(senderNumbers.email, address));
+
+// The view selects run on every send (the sender's number): each is prepared once.
+const viewsOfCustomer = preparedQuery((db) =>
+  viewsQuery(db, eq(senderNumbers.customerId, customerId)),
+);
+const viewByAddress = preparedQuery((db) =>
+  viewsQuery(db, and(eq(senderNumbers.customerId, customerId), matchesAddress)),
+);
+const defaultView = preparedQuery((db) =>
+  viewsQuery(db, and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.isDefault, true))),
+);
+const viewByAddressInAnyCustomer = preparedQuery((db) => viewsQuery(db, matchesAddress));
 
 /** {@link NumberRepository} on SQLite. */
 export class SqliteNumberRepository implements NumberRepository {
@@ -39,28 +54,19 @@ export class SqliteNumberRepository implements NumberRepository {
   }
 
   listByCustomer(customerId: string): Promise<SenderNumberView[]> {
-    return this.run((db) => selectViews(db, eq(senderNumbers.customerId, customerId)));
+    return this.run((db) => viewsOfCustomer(db).all({ customerId }));
   }
 
   findByAddress(customerId: string, address: string): Promise<SenderNumberView | undefined> {
-    return this.run(
-      (db) =>
-        selectViews(db, and(eq(senderNumbers.customerId, customerId), matchesAddress(address)))[0],
-    );
+    return this.run((db) => viewByAddress(db).get({ customerId, address }));
   }
 
   findDefault(customerId: string): Promise<SenderNumberView | undefined> {
-    return this.run(
-      (db) =>
-        selectViews(
-          db,
-          and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.isDefault, true)),
-        )[0],
-    );
+    return this.run((db) => defaultView(db).get({ customerId }));
   }
 
   findByAddressInAnyCustomer(address: string): Promise<SenderNumberView | undefined> {
-    return this.run((db) => selectViews(db, matchesAddress(address))[0]);
+    return this.run((db) => viewByAddressInAnyCustomer(db).get({ address }));
   }
 
   clearDefault(customerId: string): Promise<void> {

@@ -68,6 +68,60 @@ type UnitOutcome =
   | { ok: true; value: unknown; committed: Array<() => void> }
   | { ok: false; error: unknown };
 
+/** Opening, committing and rolling back one transaction scope: prepared statements, run. */
+interface ScopeStatements {
+  begin(): void;
+  commit(): void;
+  rollback(): void;
+}
+
+/**
+ * The transaction-control statements of a connection, prepared once: `exec` parses its SQL on
+ * every call, and a send runs several of these.
+ */
+class TransactionStatements {
+  /**
+   * The outermost transaction. IMMEDIATE takes the write lock up front, so a second process
+   * cannot make us fail half-way with SQLITE_BUSY on the first write.
+   */
+  readonly transaction: ScopeStatements;
+  readonly #sqlite: Database.Database;
+  readonly #savepoints = new Map<string, ScopeStatements>();
+
+  /** Prepares the statements of the outermost transaction on `sqlite`. */
+  constructor(sqlite: Database.Database) {
+    this.#sqlite = sqlite;
+    const begin = sqlite.prepare('BEGIN IMMEDIATE');
+    const commit = sqlite.prepare('COMMIT');
+    const rollback = sqlite.prepare('ROLLBACK');
+    this.transaction = {
+      begin: () => begin.run(),
+      commit: () => commit.run(),
+      rollback: () => rollback.run(),
+    };
+  }
+
+  /** The savepoint `name` (a fixed identifier: names come from this module, never from input). */
+  savepoint(name: string): ScopeStatements {
+    let scope = this.#savepoints.get(name);
+    if (!scope) {
+      const begin = this.#sqlite.prepare(`SAVEPOINT ${name}`);
+      const release = this.#sqlite.prepare(`RELEASE ${name}`);
+      const rollbackTo = this.#sqlite.prepare(`ROLLBACK TO ${name}`);
+      scope = {
+        begin: () => begin.run(),
+        commit: () => release.run(),
+        rollback: () => {
+          rollbackTo.run();
+          release.run();
+        },
+      };
+      this.#savepoints.set(name, scope);
+    }
+    return scope;
+  }
+}
+
 /** A transaction waiting for its group commit. */
 interface QueuedUnit {
   work: (tx: UnitOfWork) => Promise<unknown>;
@@ -102,6 +156,7 @@ export class SqliteStore implements Store {
   readonly #sqlite: Database.Database;
   readonly #orm: SqliteOrm;
   readonly #lock = new SerialLock();
+  readonly #statements: TransactionStatements;
   /** Transactions waiting for the next group commit. */
   readonly #queued: QueuedUnit[] = [];
   #flushQueued = false;
@@ -110,6 +165,7 @@ export class SqliteStore implements Store {
   constructor(sqlite: Database.Database) {
     this.#sqlite = sqlite;
     this.#orm = createOrm(withStatementCache(sqlite));
+    this.#statements = new TransactionStatements(sqlite);
     const repos = repositories((work) => this.#lock.run(() => work(this.#orm)));
     this.customers = repos.customers;
     this.apiKeys = repos.apiKeys;
@@ -151,11 +207,22 @@ export class SqliteStore implements Store {
     return outcome.value as T;
   }
 
-  /** Queues one flush of the waiting units behind the lock, unless one is already queued. */
+  /**
+   * Queues one flush of the waiting units behind the lock, unless one is already queued. The
+   * flush takes its place in the lock at once (an operation issued after a transaction still
+   * runs after it), but waits there for the next turn of the event loop (`setImmediate`) before
+   * it starts: every transaction that arrives meanwhile (a burst of parsed requests, the status
+   * updates of one provider callback) joins it and shares its commit, where starting at once
+   * committed nearly every transaction alone.
+   */
   #scheduleFlush(): void {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    void this.#lock.run(() => this.#flush());
+    // `enqueue`, not `run`: a flush scheduled from inside a flush must not count as re-entry.
+    void this.#lock.enqueue(async () => {
+      await new Promise(setImmediate);
+      await this.#flush();
+    });
   }
 
   /** Commits the waiting units (up to {@link MAX_GROUP}) as one SQLite transaction. */
@@ -165,27 +232,28 @@ export class SqliteStore implements Store {
     // Units arriving while this batch runs form the next one.
     if (this.#queued.length > 0) this.#scheduleFlush();
     const [only] = units;
-    if (units.length === 1 && only) {
-      only.settle(await this.#runAlone(only.work));
+    if (units.length === 0 || !only) return;
+    if (units.length === 1) {
+      only.settle(await this.#runUnit(only.work, this.#statements.transaction));
       return;
     }
     const outcomes: UnitOutcome[] = [];
+    const transaction = this.#statements.transaction;
     try {
-      // IMMEDIATE takes the write lock up front, so a second process cannot make us fail
-      // half-way with SQLITE_BUSY on the first write.
-      this.#sqlite.exec('BEGIN IMMEDIATE');
+      const unitScope = this.#statements.savepoint('group_unit');
+      transaction.begin();
       for (const unit of units) {
-        outcomes.push(await this.#runUnit(unit.work));
+        outcomes.push(await this.#runUnit(unit.work, unitScope));
         if (!this.#sqlite.inTransaction) {
           // SQLite rolled the whole transaction back (a disk error, say): what the earlier units
           // did is gone, so the whole group fails.
           throw new Error('SQLite rolled back the transaction of a group commit');
         }
       }
-      this.#sqlite.exec('COMMIT');
+      transaction.commit();
     } catch (error) {
       try {
-        if (this.#sqlite.inTransaction) this.#sqlite.exec('ROLLBACK');
+        if (this.#sqlite.inTransaction) transaction.rollback();
       } catch {
         // The batch fails with its first error either way; a throw here would leave it unsettled.
       }
@@ -200,36 +268,17 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** One unit as its own transaction. */
-  async #runAlone(work: (tx: UnitOfWork) => Promise<unknown>): Promise<UnitOutcome> {
+  /**
+   * One unit in `scope`: a transaction of its own when it is alone, a savepoint of the group's
+   * transaction otherwise.
+   */
+  async #runUnit(
+    work: (tx: UnitOfWork) => Promise<unknown>,
+    scope: ScopeStatements,
+  ): Promise<UnitOutcome> {
     const committed: Array<() => void> = [];
     try {
-      const value = await this.#runScope(
-        work,
-        0,
-        'BEGIN IMMEDIATE',
-        'COMMIT',
-        'ROLLBACK',
-        committed,
-      );
-      return { ok: true, value, committed };
-    } catch (error) {
-      return { ok: false, error };
-    }
-  }
-
-  /** One unit of a group, in a savepoint of the group's transaction. */
-  async #runUnit(work: (tx: UnitOfWork) => Promise<unknown>): Promise<UnitOutcome> {
-    const committed: Array<() => void> = [];
-    try {
-      const value = await this.#runScope(
-        work,
-        0,
-        'SAVEPOINT group_unit',
-        'RELEASE group_unit',
-        'ROLLBACK TO group_unit; RELEASE group_unit',
-        committed,
-      );
+      const value = await this.#runScope(work, 0, scope, committed);
       return { ok: true, value, committed };
     } catch (error) {
       return { ok: false, error };
@@ -240,13 +289,11 @@ export class SqliteStore implements Store {
     runCommitted([callback]);
   }
 
-  /** Runs `work` between `begin` and `commit`, or `rollback` when it throws. */
+  /** Runs `work` in `scope`: begun, then committed, or rolled back when `work` throws. */
   async #runScope<T>(
     work: (tx: UnitOfWork) => Promise<T>,
     depth: number,
-    begin: string,
-    commit: string,
-    rollback: string,
+    scope: ScopeStatements,
     committed: Array<() => void>,
   ): Promise<T> {
     let open = true;
@@ -257,30 +304,21 @@ export class SqliteStore implements Store {
         if (!open) throw new Error('Transaction already finished: its repositories are closed');
         return statement(this.#orm);
       }),
-      transaction: (inner) => {
-        const savepoint = `sp_${depth + 1}`;
-        return this.#runScope(
-          inner,
-          depth + 1,
-          `SAVEPOINT ${savepoint}`,
-          `RELEASE ${savepoint}`,
-          `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`,
-          pending,
-        );
-      },
+      transaction: (inner) =>
+        this.#runScope(inner, depth + 1, this.#statements.savepoint(`sp_${depth + 1}`), pending),
       afterCommit: (callback) => {
         if (!open) throw new Error('Transaction already finished: its repositories are closed');
         pending.push(callback);
       },
     };
-    this.#sqlite.exec(begin);
+    scope.begin();
     try {
       const result = await work(tx);
-      this.#sqlite.exec(commit);
+      scope.commit();
       committed.push(...pending);
       return result;
     } catch (error) {
-      if (this.#sqlite.inTransaction) this.#sqlite.exec(rollback);
+      if (this.#sqlite.inTransaction) scope.rollback();
       throw error;
     } finally {
       open = false;

@@ -9,7 +9,9 @@ import {
 } from '../webhook-repository';
 import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { webhooks } from './schema-events';
+import { cachedStatement } from './table-statements';
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -36,6 +38,31 @@ function guardUnique<T>(write: () => T): T {
 function oldestFirst(db: SqliteOrm) {
   return db.select().from(webhooks).$dynamic().orderBy(asc(webhooks.createdAt), asc(webhooks.id));
 }
+
+/** The customer's active webhooks subscribed to an event type: read for every event recorded. */
+const activeSubscribed = preparedQuery((db) =>
+  oldestFirst(db)
+    .where(
+      and(
+        eq(webhooks.customerId, sql.placeholder('customerId')),
+        eq(webhooks.active, true),
+        sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_each(${webhooks.events}) where json_each.value = ${sql.placeholder('type')}))`,
+      ),
+    )
+    .prepare(),
+);
+
+/** The customer's oldest active webhook: it signs callback URL deliveries. */
+const oldestActive = preparedQuery((db) =>
+  oldestFirst(db)
+    .where(and(eq(webhooks.customerId, sql.placeholder('customerId')), eq(webhooks.active, true)))
+    .limit(1)
+    .prepare(),
+);
+
+/** Clears a streak; a no-op (no write) when there is none, as after nearly every delivery. */
+const RESET_STREAK_SQL =
+  'update webhooks set exhausted_chains = 0 where id = ? and exhausted_chains <> 0';
 
 /** {@link WebhookRepository} on SQLite. */
 export class SqliteWebhookRepository implements WebhookRepository {
@@ -72,10 +99,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
 
   findOldestActive(customerId: string): Promise<WebhookRecord | undefined> {
     return this.run((db) => {
-      const row = oldestFirst(db)
-        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.active, true)))
-        .limit(1)
-        .get();
+      const row = oldestActive(db).get({ customerId });
       return row && toRecord(row);
     });
   }
@@ -105,18 +129,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
   }
 
   listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
-    return this.run((db) =>
-      oldestFirst(db)
-        .where(
-          and(
-            eq(webhooks.customerId, customerId),
-            eq(webhooks.active, true),
-            sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_each(${webhooks.events}) where json_each.value = ${type}))`,
-          ),
-        )
-        .all()
-        .map(toRecord),
-    );
+    return this.run((db) => activeSubscribed(db).all({ customerId, type }).map(toRecord));
   }
 
   update(customerId: string, id: string, changes: WebhookChanges): Promise<boolean> {
@@ -159,7 +172,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
 
   resetExhaustedChains(id: string): Promise<void> {
     return this.run((db) => {
-      db.update(webhooks).set({ exhaustedChains: 0 }).where(eq(webhooks.id, id)).run();
+      cachedStatement(db, 'webhooks reset streak', () => RESET_STREAK_SQL).run(id);
     });
   }
 

@@ -1,0 +1,1 @@
+CREATE INDEX `webhook_deliveries_pending_target_idx` ON `webhook_deliveries` (`webhook_id`,`target_url`,`next_attempt_at`,`id`) WHERE "webhook_deliveries"."status" = 'pending';

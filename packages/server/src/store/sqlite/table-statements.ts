@@ -1,0 +1,169 @@
+import type Database from 'better-sqlite3';
+import { type Column, getTableColumns, getTableName } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { SqliteOrm } from './connection';
+
+/** One column of a table as the prepared writes use it. */
+export interface ColumnShape {
+  /** The property name in drizzle rows (`createdAt`). */
+  readonly key: string;
+  /** The drizzle column: its name, and how its values are encoded. */
+  readonly column: Column;
+  /** The quoted SQL name (`"created_at"`). */
+  readonly sqlName: string;
+}
+
+/** A drizzle table read once: its quoted name and columns in declaration order. */
+export interface TableShape {
+  /** The quoted SQL name of the table. */
+  readonly sqlName: string;
+  /** Every column, in the order the schema declares them. */
+  readonly columns: readonly ColumnShape[];
+  /** Columns by property name. */
+  readonly byKey: ReadonlyMap<string, ColumnShape>;
+}
+
+/** A row of `T` as drizzle reads it (decoded values: Dates, booleans, parsed JSON). */
+export type RowOf<T extends SQLiteTable> = T['$inferSelect'];
+
+/**
+ * Conditions on the columns of `T`, all of which must hold: a value means `=`, an array `in (…)`
+ * (an empty one matches nothing), null `is null`; an undefined condition is left out, as in
+ * drizzle's `and()`. Not for JSON columns, whose values may themselves be arrays.
+ */
+export type RowConditions<T extends SQLiteTable> = {
+  [K in keyof RowOf<T>]?: RowOf<T>[K] | readonly Exclude<RowOf<T>[K], null>[] | undefined;
+};
+
+/** Quotes an SQL identifier the way drizzle's SQLite dialect does. */
+function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+const shapes = new WeakMap<SQLiteTable, TableShape>();
+
+/**
+ * The shape of `table`, read from its drizzle schema once. Columns whose values drizzle computes
+ * in JavaScript (`$defaultFn`, `$onUpdate`) are refused: the prepared writes bind only what they
+ * are given, so such a table's writes must stay with drizzle.
+ */
+export function tableShape(table: SQLiteTable): TableShape {
+  let shape = shapes.get(table);
+  if (shape) return shape;
+  const columns = Object.entries(getTableColumns(table) as Record<string, Column>).map(
+    ([key, column]): ColumnShape => {
+      if (column.defaultFn !== undefined || column.onUpdateFn !== undefined) {
+        throw new Error(
+          `Column ${getTableName(table)}.${column.name} computes its value in JavaScript: write it with drizzle`,
+        );
+      }
+      return { key, column, sqlName: quote(column.name) };
+    },
+  );
+  shape = {
+    sqlName: quote(getTableName(table)),
+    columns,
+    byKey: new Map(columns.map((column) => [column.key, column])),
+  };
+  shapes.set(table, shape);
+  return shape;
+}
+
+/**
+ * The value drizzle binds for `value` in `column` (epoch milliseconds for a timestamp, 1/0 for a
+ * boolean, text for JSON); null stays null, as in drizzle, whose encoders never see it.
+ */
+export function toDriverValue(column: Column, value: unknown): unknown {
+  return value === null ? null : column.mapToDriverValue(value);
+}
+
+/** The column `key` of `shape`, or an error naming the table. */
+export function columnOf(shape: TableShape, key: string): ColumnShape {
+  const column = shape.byKey.get(key);
+  if (!column) throw new Error(`No column ${key} in table ${shape.sqlName}`);
+  return column;
+}
+
+/** A shape of conditions: its cache key, and its SQL built only when a statement is prepared. */
+export interface ConditionsShape {
+  /** Tells this shape from others: which columns, and `=`, `is null` or an `in` list's length. */
+  readonly key: string;
+  /** The conditions as SQL joined by `and`; empty when there are none. */
+  readonly sql: () => string;
+}
+
+/**
+ * Reads `conditions` on the columns of `shape`: appends their bound values to `values` and
+ * returns their shape.
+ */
+export function bindConditions(
+  shape: TableShape,
+  conditions: Readonly<Record<string, unknown>>,
+  values: unknown[],
+): ConditionsShape {
+  let key = '';
+  const clauses: Array<() => string> = [];
+  for (const name of Object.keys(conditions)) {
+    const value = conditions[name];
+    if (value === undefined) continue;
+    const { column, sqlName } = columnOf(shape, name);
+    if (column.dataType === 'json') {
+      throw new Error(`Condition on JSON column ${shape.sqlName}.${sqlName} is not supported`);
+    }
+    if (value === null) {
+      clauses.push(() => `${sqlName} is null`);
+      key += `${name} null,`;
+    } else if (Array.isArray(value)) {
+      const length = value.length;
+      clauses.push(() => `${sqlName} in (${Array.from({ length }, () => '?').join(', ')})`);
+      for (const item of value) values.push(toDriverValue(column, item));
+      key += `${name} in ${length},`;
+    } else {
+      clauses.push(() => `${sqlName} = ?`);
+      values.push(toDriverValue(column, value));
+      key += `${name} =,`;
+    }
+  }
+  return { key, sql: () => clauses.map((clause) => clause()).join(' and ') };
+}
+
+const statements = new WeakMap<SqliteOrm, Map<string, Database.Statement>>();
+
+/**
+ * The statement of `db` cached under `key`, prepared from `source()` the first time. Keys name a
+ * shape of query (a table and a set of columns), so the cache holds as many statements as the
+ * code has shapes: a handful per table.
+ */
+export function cachedStatement(
+  db: SqliteOrm,
+  key: string,
+  source: () => string,
+): Database.Statement {
+  let byKey = statements.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    statements.set(db, byKey);
+  }
+  let statement = byKey.get(key);
+  if (!statement) {
+    statement = db.$client.prepare(source());
+    byKey.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * Decodes a row read as an array of `table`'s columns in declaration order into what drizzle's
+ * `select().from(table)` answers: each non-null value through its column's decoder (a `Date`, a
+ * boolean, parsed JSON), null as null.
+ */
+export function decodeRow<T extends SQLiteTable>(table: T, values: readonly unknown[]): RowOf<T> {
+  const { columns } = tableShape(table);
+  const row: Record<string, unknown> = {};
+  for (let index = 0; index < columns.length; index += 1) {
+    const shape = columns[index] as ColumnShape;
+    const value = values[index];
+    row[shape.key] = value === null ? null : shape.column.mapFromDriverValue(value);
+  }
+  return row as RowOf<T>;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildWebhookApp,
+  createWebhook,
+  deliveriesOf,
+  lifecycleData,
+  receiver,
+  settle,
+  TEST_CORRELATION_ID,
+  type WebhookTestApp,
+  waitFor,
+} from './webhook-test-support';
+
+/** Records `count` events of the customer in ONE transaction: a single commit, a single wake-up. */
+async function recordBacklog(testApp: WebhookTestApp, count: number): Promise<string[]> {
+  const { app } = testApp;
+  return app.store.transaction(async (tx) => {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const event = await app.services.events.record(tx, {
+        customerId: testApp.customerId,
+        type: 'message.sent',
+        correlationId: TEST_CORRELATION_ID,
+        data: lifecycleData({ text: `backlog ${index}` }),
+      });
+      ids.push(event.id);
+    }
+    return ids;
+  });
+}
+
+describe('a backlog larger than one look-up', () => {
+  // The poll timer is out of reach here: only the dispatcher's own top-ups can drain the backlog.
+  const env = { WEBHOOK_POLL_INTERVAL_MS: '600000' };
+
+  it('drains without waiting for the poll timer, in due order, each attempt once', async () => {
+    const testApp = await buildWebhookApp({ env });
+    const hook = await receiver();
+    const webhook = await createWebhook(testApp.app, testApp.auth, {
+      url: `${hook.origin}/h`,
+      events: ['*'],
+    });
+    const ids = await recordBacklog(testApp, 60);
+
+    await waitFor(() => hook.requests.length >= 60, 5000, 'every delivery of the backlog');
+    await settle();
+    const received = hook.requests.map((request) => request.headers['x-event-id']);
+    expect(new Set(received).size).toBe(60);
+    expect(new Set(received)).toEqual(new Set(ids));
+    // Two at a time per receiver, taken in due order: no attempt overtakes one queued well before.
+    for (const [position, id] of received.entries()) {
+      expect(Math.abs(ids.indexOf(String(id)) - position)).toBeLessThanOrEqual(2);
+    }
+    await waitFor(async () => {
+      const log = await deliveriesOf(testApp.app, testApp.auth, webhook.id);
+      return log.length === 60 && log.every((row) => row.status === 'delivered');
+    });
+  });
+
+  it('keeps every receiver flowing while one works through a long backlog', async () => {
+    const testApp = await buildWebhookApp({ env });
+    const busy = await receiver();
+    await createWebhook(testApp.app, testApp.auth, { url: `${busy.origin}/busy`, events: ['*'] });
+    const quiet = await receiver();
+    await createWebhook(testApp.app, testApp.auth, {
+      url: `${quiet.origin}/quiet`,
+      events: ['message.sent'],
+    });
+    await recordBacklog(testApp, 40);
+
+    await waitFor(
+      () => busy.requests.length >= 40 && quiet.requests.length >= 40,
+      5000,
+      'both backlogs',
+    );
+    expect(busy.requests).toHaveLength(40);
+    expect(quiet.requests).toHaveLength(40);
+  });
+});
