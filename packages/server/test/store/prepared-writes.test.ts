@@ -5,7 +5,9 @@ import { blob, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite
 import { describe, expect, it } from 'vitest';
 import type { SqliteOrm } from '../../src/store/sqlite/connection';
 import { insertRow } from '../../src/store/sqlite/prepared-insert';
+import { equalsConstant } from '../../src/store/sqlite/prepared-query';
 import { updateRows } from '../../src/store/sqlite/prepared-update';
+import { fixed } from '../../src/store/sqlite/table-statements';
 
 /** A table with a column of every kind the schema uses. */
 const things = sqliteTable('things', {
@@ -164,6 +166,34 @@ describe('prepared writes', () => {
         .$defaultFn(() => 'generated'),
     });
     expect(() => insertRow(db, generated, { id: 'x' })).toThrow(/write it with drizzle/);
+  });
+
+  it('write fixed condition values into the SQL as literals, quoted and encoded', () => {
+    const { db, raw } = openDb();
+    raw.exec(`
+      create index things_flagged on things (kind) where flag = 1;
+      insert into things (id, kind, flag) values ('a', 'it''s', 1), ('b', 'it''s', 0), ('c', 'x', 1);
+    `);
+    const prepared: string[] = [];
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((source: string) => {
+      prepared.push(source);
+      return prepare(source);
+    }) as typeof raw.prepare;
+    expect(updateRows(db, things, { count: 5 }, { kind: fixed("it's"), flag: fixed(true) })).toBe(
+      1,
+    );
+    expect(prepared.at(-1)).toContain(`"kind" = 'it''s' and "flag" = 1`);
+    expect(raw.prepare('select id from things where count = 5').all()).toEqual([{ id: 'a' }]);
+    const flagged = db
+      .select({ id: things.id })
+      .from(things)
+      .where(equalsConstant(things.flag, true))
+      .all();
+    expect(flagged.map((row) => row.id).sort()).toEqual(['a', 'c']);
+    expect(db.select().from(things).where(equalsConstant(things.flag, true)).toSQL()).toMatchObject(
+      { params: [] },
+    );
   });
 
   it('reuse one statement per shape', () => {

@@ -1,5 +1,6 @@
-import { type Column, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Column, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { SqliteOrm } from './connection';
+import { sqlLiteral } from './table-statements';
 
 /**
  * A query built once per connection and reused: drizzle rebuilds the SQL of a query every time it
@@ -54,4 +55,14 @@ export function preparedQueries<S extends string, Q>(
  */
 export function columnPlaceholder(column: Column, name: string): SQLWrapper {
   return sql.param(sql.placeholder(name), column);
+}
+
+/**
+ * `column = <constant>` with the constant written into the SQL text, for a column that a partial
+ * index's `WHERE` mentions: compared with a bound parameter (drizzle's `eq()`), it makes SQLite
+ * re-prepare the statement on every run (see `fixed` in table-statements.ts).
+ * @example equalsConstant(webhooks.active, true) // "webhooks"."active" = 1
+ */
+export function equalsConstant(column: Column, value: string | boolean): SQL {
+  return sql`${column} = ${sql.raw(sqlLiteral(column, value))}`;
 }

@@ -9,18 +9,18 @@ import type {
 } from '../delivery-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
-import { preparedQuery } from './prepared-query';
+import { equalsConstant, preparedQuery } from './prepared-query';
 import { updateRows } from './prepared-update';
 import { customers } from './schema';
 import { events, webhookDeliveries, webhooks } from './schema-events';
-import { cachedStatement } from './table-statements';
+import { cachedStatement, fixed } from './table-statements';
 
 const leaseIsFree = (now: Date) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
 
 const isDue = (now: Date) =>
   and(
-    eq(webhookDeliveries.status, 'pending'),
+    equalsConstant(webhookDeliveries.status, 'pending'),
     lte(webhookDeliveries.nextAttemptAt, now),
     leaseIsFree(now),
   );
@@ -230,7 +230,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
           db,
           webhookDeliveries,
           { ...result, leaseOwner: null, leaseUntil: null },
-          { id, status: 'pending', leaseOwner: owner },
+          { id, status: fixed('pending'), leaseOwner: owner },
         ) > 0,
     );
   }
@@ -250,7 +250,9 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     return this.run((db) => {
       db.update(webhookDeliveries)
         .set({ nextAttemptAt: at })
-        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')))
+        .where(
+          and(eq(webhookDeliveries.id, id), equalsConstant(webhookDeliveries.status, 'pending')),
+        )
         .run();
     });
   }

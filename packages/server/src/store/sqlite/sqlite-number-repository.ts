@@ -2,7 +2,7 @@ import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { NumberRepository, SenderNumberRecord, SenderNumberView } from '../number-repository';
 import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
-import { preparedQuery } from './prepared-query';
+import { equalsConstant, preparedQuery } from './prepared-query';
 import { instances, senderNumbers } from './schema';
 
 /** The numbers meeting `where` with their instance's name and health, default first. */
@@ -38,7 +38,10 @@ const viewByAddress = preparedQuery((db) =>
   viewsQuery(db, and(eq(senderNumbers.customerId, customerId), matchesAddress)),
 );
 const defaultView = preparedQuery((db) =>
-  viewsQuery(db, and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.isDefault, true))),
+  viewsQuery(
+    db,
+    and(eq(senderNumbers.customerId, customerId), equalsConstant(senderNumbers.isDefault, true)),
+  ),
 );
 const viewByAddressInAnyCustomer = preparedQuery((db) => viewsQuery(db, matchesAddress));
 
@@ -73,7 +76,12 @@ export class SqliteNumberRepository implements NumberRepository {
     return this.run((db) => {
       db.update(senderNumbers)
         .set({ isDefault: false })
-        .where(and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.isDefault, true)))
+        .where(
+          and(
+            eq(senderNumbers.customerId, customerId),
+            equalsConstant(senderNumbers.isDefault, true),
+          ),
+        )
         .run();
     });
   }

