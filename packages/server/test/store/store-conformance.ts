@@ -147,15 +147,41 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
     it('never interleaves other operations with an open transaction', () =>
       withStore(async (store) => {
         const order: string[] = [];
+        let started: () => void = () => undefined;
+        const open = new Promise<void>((resolve) => {
+          started = resolve;
+        });
         const transaction = store.transaction(async (tx) => {
           order.push('tx:start');
           await seedCustomer(tx, 'a');
+          started();
           await new Promise((resolve) => setTimeout(resolve, 20));
+          order.push('tx:end');
+        });
+        // Issued while the transaction is open (its write not committed yet): it waits for the
+        // commit and sees the row, never the half-done transaction.
+        await open;
+        const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
+        await Promise.all([transaction, outside]);
+        expect(order).toEqual(['tx:start', 'tx:end', 'outside:1']);
+      }));
+
+    it('lets an operation issued before a transaction opens see the state before it', () =>
+      withStore(async (store) => {
+        const order: string[] = [];
+        const transaction = store.transaction(async (tx) => {
+          order.push('tx:start');
+          await seedCustomer(tx, 'a');
           order.push('tx:end');
         });
         const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
         await Promise.all([transaction, outside]);
-        expect(order).toEqual(['tx:start', 'tx:end', 'outside:1']);
+        // Before the transaction or after its commit, never in between.
+        expect([
+          ['outside:0', 'tx:start', 'tx:end'],
+          ['tx:start', 'tx:end', 'outside:1'],
+        ]).toContainEqual(order);
+        expect(await store.customers.count()).toBe(1);
       }));
 
     it('refuses the outer store inside its own transaction instead of waiting forever', () =>

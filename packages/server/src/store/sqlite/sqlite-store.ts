@@ -160,13 +160,15 @@ export class SqliteStore implements Store {
   /** Transactions waiting for the next group commit. */
   readonly #queued: QueuedUnit[] = [];
   #flushQueued = false;
+  /** True from the start of a flush to its end: a transaction may be open on the connection. */
+  #flushing = false;
 
   /** Wraps an open connection (see {@link openSqliteStore}). */
   constructor(sqlite: Database.Database) {
     this.#sqlite = sqlite;
     this.#orm = createOrm(withStatementCache(sqlite));
     this.#statements = new TransactionStatements(sqlite);
-    const repos = repositories((work) => this.#lock.run(() => work(this.#orm)));
+    const repos = repositories((work) => this.#execute(work));
     this.customers = repos.customers;
     this.apiKeys = repos.apiKeys;
     this.instances = repos.instances;
@@ -225,8 +227,34 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Runs one operation outside a transaction. While no flush is running, no transaction is open
+   * on the connection, and a statement on its own is atomic: it runs at once, ahead of a flush
+   * still waiting for its turn (a send's look-ups then take one event-loop turn, not one per
+   * look-up, and its transaction joins that turn's group). While a flush runs, the operation
+   * waits behind it in the lock, so it never sees or splits an uncommitted transaction.
+   */
+  #execute<T>(work: (db: SqliteOrm) => T): Promise<T> {
+    if (this.#flushing) return this.#lock.run(() => work(this.#orm));
+    try {
+      return Promise.resolve(work(this.#orm));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** Commits the waiting units (up to {@link MAX_GROUP}) as one SQLite transaction. */
   async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      await this.#flushBatch();
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** The body of {@link #flush}. */
+  async #flushBatch(): Promise<void> {
     this.#flushQueued = false;
     const units = this.#queued.splice(0, MAX_GROUP);
     // Units arriving while this batch runs form the next one.
