@@ -72,11 +72,12 @@ const silentLogger: DispatcherLogger = { info() {}, warn() {}, error() {} };
 /**
  * The durable webhook dispatcher: polls the delivery queue in the database (and wakes at once
  * when a commit queued deliveries), reads it per receiver (at most 8 attempts of each queued
- * here, topped up from the database as they settle while more are due), leases each due attempt so that two processes never make the
- * same attempt and a crashed one's attempts are made again when the lease runs out, delivers it
- * through the fair {@link DeliveryQueue} and the safe dispatcher (connect-time address check),
- * signs each attempt afresh with the webhook's current secret, records it, schedules the next
- * attempt of the chain, and deactivates a webhook after three consecutive exhausted chains.
+ * here, topped up from the database as they settle while more are due), leases each due attempt
+ * so that two processes never make the same attempt and a crashed one's attempts are made again
+ * when the lease runs out, delivers it through the fair {@link DeliveryQueue} and the safe
+ * dispatcher (connect-time address check), signs each attempt afresh with the webhook's current
+ * secret, records it, schedules the next attempt of the chain, and deactivates a webhook after
+ * three consecutive exhausted chains.
  */
 export class WebhookDispatcher implements Worker {
   readonly name = 'webhook-dispatcher';

@@ -1,12 +1,11 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { SqliteOrm } from './connection';
 import {
-  type ColumnShape,
   cachedStatement,
   columnOf,
+  definedColumns,
   type RowOf,
   tableShape,
-  toDriverValue,
 } from './table-statements';
 
 /**
@@ -45,19 +44,14 @@ export function insertRow<T extends SQLiteTable>(
   conflict: InsertConflict<T> = 'fail',
 ): number {
   const shape = tableShape(table);
-  const fields = row as Readonly<Record<string, unknown>>;
-  const present: ColumnShape[] = [];
   const values: unknown[] = [];
-  let key = `${shape.sqlName} insert `;
-  for (const column of shape.columns) {
-    const value = fields[column.key];
-    if (value === undefined) continue;
-    present.push(column);
-    values.push(toDriverValue(column.column, value));
-    key += `${column.key},`;
-  }
+  const { columns: present, key } = definedColumns(
+    shape,
+    row as Readonly<Record<string, unknown>>,
+    values,
+  );
   const clause = conflictClause(table, conflict as InsertConflict<SQLiteTable>);
-  const statement = cachedStatement(db, `${key}${clause}`, () =>
+  const statement = cachedStatement(db, `${shape.sqlName} insert ${key}${clause}`, () =>
     present.length === 0
       ? `insert into ${shape.sqlName} default values${clause}`
       : `insert into ${shape.sqlName} (${present.map((column) => column.sqlName).join(', ')}) values (${present.map(() => '?').join(', ')})${clause}`,

@@ -11,15 +11,8 @@ import { sqlLiteral } from './table-statements';
  * @example const byId = preparedQuery((db) => db.select().from(t).where(eq(t.id, sql.placeholder('id'))).prepare());
  */
 export function preparedQuery<Q>(build: (db: SqliteOrm) => Q): (db: SqliteOrm) => Q {
-  const built = new WeakMap<SqliteOrm, Q>();
-  return (db) => {
-    let query = built.get(db);
-    if (query === undefined) {
-      query = build(db);
-      built.set(db, query);
-    }
-    return query;
-  };
+  const byShape = preparedQueries((db, _shape: 'only') => build(db));
+  return (db) => byShape(db, 'only');
 }
 
 /**

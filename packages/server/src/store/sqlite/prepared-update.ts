@@ -2,11 +2,10 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { SqliteOrm } from './connection';
 import {
   bindConditions,
-  type ColumnShape,
   cachedStatement,
+  definedColumns,
   type RowConditions,
   tableShape,
-  toDriverValue,
 } from './table-statements';
 
 /**
@@ -25,23 +24,22 @@ export function updateRows<T extends SQLiteTable>(
   where: RowConditions<T>,
 ): number {
   const shape = tableShape(table);
-  const fields = patch as Readonly<Record<string, unknown>>;
-  const set: ColumnShape[] = [];
   const values: unknown[] = [];
-  let key = `${shape.sqlName} update `;
-  for (const column of shape.columns) {
-    const value = fields[column.key];
-    if (value === undefined) continue;
-    set.push(column);
-    values.push(toDriverValue(column.column, value));
-    key += `${column.key},`;
-  }
+  const { columns: set, key } = definedColumns(
+    shape,
+    patch as Readonly<Record<string, unknown>>,
+    values,
+  );
   if (set.length === 0) throw new Error(`No values to set in ${shape.sqlName}`);
   const conditions = bindConditions(shape, where as Readonly<Record<string, unknown>>, values);
-  const statement = cachedStatement(db, `${key} where ${conditions.key}`, () => {
-    const assignments = set.map((column) => `${column.sqlName} = ?`).join(', ');
-    const filter = conditions.sql();
-    return `update ${shape.sqlName} set ${assignments}${filter === '' ? '' : ` where ${filter}`}`;
-  });
+  const statement = cachedStatement(
+    db,
+    `${shape.sqlName} update ${key} where ${conditions.key}`,
+    () => {
+      const assignments = set.map((column) => `${column.sqlName} = ?`).join(', ');
+      const filter = conditions.sql();
+      return `update ${shape.sqlName} set ${assignments}${filter === '' ? '' : ` where ${filter}`}`;
+    },
+  );
   return statement.run(...values).changes;
 }

@@ -112,6 +112,36 @@ export function toDriverValue(column: Column, value: unknown): unknown {
   return value === null ? null : column.mapToDriverValue(value);
 }
 
+/** The columns a write sets: those with a defined value, in declaration order. */
+export interface DefinedColumns {
+  /** The columns, in the order the schema declares them. */
+  readonly columns: readonly ColumnShape[];
+  /** Their property names, comma-separated: the column set's part of a statement's cache key. */
+  readonly key: string;
+}
+
+/**
+ * The columns of `shape` to which `fields` gives a defined value; appends their encoded values
+ * to `values` in the same order. Undefined values are left out (the column's default on an
+ * insert, unchanged on an update), as drizzle does.
+ */
+export function definedColumns(
+  shape: TableShape,
+  fields: Readonly<Record<string, unknown>>,
+  values: unknown[],
+): DefinedColumns {
+  const columns: ColumnShape[] = [];
+  let key = '';
+  for (const column of shape.columns) {
+    const value = fields[column.key];
+    if (value === undefined) continue;
+    columns.push(column);
+    values.push(toDriverValue(column.column, value));
+    key += `${column.key},`;
+  }
+  return { columns, key };
+}
+
 /** The column `key` of `shape`, or an error naming the table. */
 export function columnOf(shape: TableShape, key: string): ColumnShape {
   const column = shape.byKey.get(key);
