@@ -7,6 +7,7 @@ import { eventsContract } from './routes/events';
 import { healthContract } from './routes/health';
 import { messagesContract } from './routes/messages';
 import { numbersContract } from './routes/numbers';
+import { providersContract } from './routes/providers';
 import { sandboxContract } from './routes/sandbox';
 import { webhooksContract } from './routes/webhooks';
 import { whatsappContract } from './routes/whatsapp';
@@ -27,6 +28,7 @@ const attachments = c.router(attachmentsContract, strict);
 const health = c.router(healthContract, strict);
 const admin = c.router(adminContract, strict);
 const sandbox = c.router(sandboxContract, strict);
+const providers = c.router(providersContract, strict);
 
 /**
  * The type of the whole API contract, named resource by resource so declaration files refer to
@@ -44,6 +46,7 @@ export type Contract = {
   health: typeof health;
   admin: typeof admin;
   sandbox: typeof sandbox;
+  providers: typeof providers;
 };
 
 /**
@@ -62,4 +65,5 @@ export const contract: Contract = {
   health,
   admin,
   sandbox,
+  providers,
 };

@@ -94,6 +94,11 @@ export const ERROR_CODES = {
     description:
       'Operator API: the value must be unique and is taken (a sender number or e-mail address assigned to a customer, an instance name).',
   },
+  INSTANCE_IN_USE: {
+    status: 409,
+    description:
+      'Operator API: the instance still serves sender numbers; withdraw them or delete with `force=true`.',
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     description: 'The path exists but does not accept this HTTP method.',
@@ -116,7 +121,8 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: { status: 500, description: 'An unexpected error.' },
   SERVICE_UNAVAILABLE: {
     status: 503,
-    description: 'The server is shutting down and takes no new requests; retry shortly.',
+    description:
+      'The server is shutting down and takes no new requests, or (provider ingress) the instance is disabled; retry shortly.',
   },
   NOT_IMPLEMENTED: {
     status: 501,

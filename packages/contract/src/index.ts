@@ -15,6 +15,7 @@ export * from './schemas/capability';
 export * from './schemas/chat';
 export * from './schemas/common';
 export * from './schemas/health';
+export * from './schemas/instance';
 export * from './schemas/message';
 export * from './schemas/number';
 export * from './schemas/sandbox';

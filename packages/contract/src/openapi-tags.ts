@@ -64,6 +64,11 @@ export const OPENAPI_TAGS: readonly OpenApiTag[] = [
       'Operator endpoints (customers, API keys, sender instances), authenticated with the admin token instead of an API key.',
   },
   {
+    name: 'Providers',
+    description:
+      "The upstream ingress: each provider instance's webhook URL, where BlueBubbles or Twilio posts what happens upstream. Authenticated by the per-instance token in the path and the upstream's own signature.",
+  },
+  {
     name: 'Sandbox',
     description:
       'Development helpers of the built-in simulator provider: inject inbound messages and provider outcomes to exercise an integration without real devices.',

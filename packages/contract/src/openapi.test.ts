@@ -94,7 +94,7 @@ const SANDBOX_OPERATION_COUNT = 13;
 const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
 
 const isUnauthenticated = (path: string) =>
-  path === '/health' || path.startsWith('/v1/attachments/');
+  path === '/health' || path.startsWith('/v1/attachments/') || path.startsWith('/providers/');
 const isAdmin = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 describe('the OpenAPI document', () => {
@@ -133,7 +133,7 @@ describe('the OpenAPI document', () => {
     expect(byLabel.get('GET /health')).toBe('healthGet');
   });
 
-  it('secures every operation with the API key, except health, attachments and admin', () => {
+  it('secures every operation with the API key, except health, attachments, the provider ingress and admin', () => {
     expect(doc.security).toEqual([{ apiKey: [] }]);
     expect(doc.components?.securitySchemes?.apiKey).toMatchObject({
       type: 'http',

@@ -1,22 +1,22 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { startChats } from './chat-services';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/domain-error';
 import { registerErrorHandling } from './http/error-handling';
+import { startChats } from './wiring/chat-services';
 import './http/fastify-augmentation';
 import { correlationIdOf, requestIdOf } from './http/request-ids';
 import { createLogger } from './logging/logger';
-import { startMessaging } from './provider-runtime/messaging-services';
 import type { ProviderRegistry } from './providers/provider-registry';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 import type { RateLimitStore } from './rate-limit/rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
-import { createServices } from './services';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
 import type { HostResolver } from './webhooks/safe-dispatcher';
+import { startMessaging } from './wiring/messaging-services';
+import { createServices } from './wiring/services';
 import { Workers } from './workers';
 
 /** Replacements for what {@link buildApp} would otherwise create, for tests and embedding. */
@@ -59,7 +59,8 @@ export async function buildApp(
     return503OnClosing: false,
   });
 
-  const store = overrides.store ?? openStore(config.databaseUrl);
+  const store =
+    overrides.store ?? openStore(config.databaseUrl, { encryptionKey: config.encryptionKey });
   const rateLimitStore = overrides.rateLimitStore ?? new MemoryRateLimitStore(clock);
   const workers = new Workers();
   app.decorate('config', config);

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseEncryptionKey } from './crypto/encryption-key';
 import { parseRetrySchedule } from './webhooks/retry-schedule';
 
 /** Environment values that are empty count as unset, so `FOO=` falls back to the default. */
@@ -65,6 +66,24 @@ const EnvSchema = z.object({
     z.string().min(32, 'must be at least 32 characters (use a long random value)').optional(),
   ),
   INBOUND_ATTACHMENT_MAX_BYTES: env(integer(1).default(100 * 1024 * 1024)),
+  SWITCHBOARD_ENCRYPTION_KEY: env(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          parseEncryptionKey(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be 32 bytes as 64 hex digits or 44 base64 characters (openssl rand -base64 32)')
+      .optional(),
+  ),
+  INGRESS_BODY_LIMIT_BYTES: env(integer(1024).default(5 * 1024 * 1024)),
+  INGRESS_DEDUPE_RETENTION_MS: env(integer(60_000).default(30 * 24 * 60 * 60 * 1000)),
+  REACHABILITY_BUDGET_MS: env(integer(0).default(2000)),
+  PROVIDER_RETRY_WINDOW_MS: env(integer(0).default(60 * 60 * 1000)),
+  PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
 });
 
 /**
@@ -128,6 +147,18 @@ export interface Config {
   attachmentSigningSecret: string | undefined;
   /** Largest inbound attachment the server stores; bigger ones arrive with a `note`. */
   inboundAttachmentMaxBytes: number;
+  /** The key of the secrets at rest; unset: the key file next to the database. */
+  encryptionKey: string | undefined;
+  /** Largest body the provider ingress takes. */
+  ingressBodyLimitBytes: number;
+  /** How long the ingress remembers an upstream event id to drop its redeliveries. */
+  ingressDedupeRetentionMs: number;
+  /** How long a send waits for a reachability answer before accepting and routing later. */
+  reachabilityBudgetMs: number;
+  /** How long messages wait for an unreachable upstream, retried with backoff, before failing. */
+  providerRetryWindowMs: number;
+  /** The first delay of those retries; each next one doubles, up to 5 minutes. */
+  providerRetryBaseMs: number;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -191,6 +222,12 @@ export function loadConfig(
     instanceHealthIntervalMs: e.INSTANCE_HEALTH_INTERVAL_MS,
     attachmentSigningSecret: e.ATTACHMENT_SIGNING_SECRET,
     inboundAttachmentMaxBytes: e.INBOUND_ATTACHMENT_MAX_BYTES,
+    encryptionKey: e.SWITCHBOARD_ENCRYPTION_KEY,
+    ingressBodyLimitBytes: e.INGRESS_BODY_LIMIT_BYTES,
+    ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
+    reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
+    providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
+    providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,
   };
 }
 

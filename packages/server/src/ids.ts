@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
 /** The prefixes of Switchboard's typed identifiers: messages, events, requests. */
@@ -14,4 +15,12 @@ export function newId(prefix: IdPrefix): string {
 /** A new time-ordered UUID (v7), for resources the spec identifies by a plain UUID. */
 export function newUuid(): string {
   return uuidv7();
+}
+
+/**
+ * A new ingress token: `ingr_` and 43 base64url characters (256 random bits), the credential in
+ * an instance's ingress URL.
+ */
+export function newIngressToken(): string {
+  return `ingr_${randomBytes(32).toString('base64url')}`;
 }

@@ -17,7 +17,7 @@ export { newId, newUuid } from './ids';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 export type { RateLimitStore, RateLimitWindow } from './rate-limit/rate-limit-store';
 export { runServer } from './server-process';
-export type { Services } from './services';
 export { openStore } from './store/open-store';
 export type { Repositories, Store, UnitOfWork } from './store/store';
+export type { Services } from './wiring/services';
 export { type Worker, Workers } from './workers';

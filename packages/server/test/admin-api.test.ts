@@ -172,7 +172,7 @@ describe('API keys', () => {
 });
 
 describe('instances', () => {
-  it('creates and lists instances, never returning their config', async () => {
+  it('creates and lists instances, never returning a secret in clear', async () => {
     const { app } = await buildTestApp();
     const created = expectSuccess<Instance>(
       await app.inject({
@@ -183,7 +183,7 @@ describe('instances', () => {
           name: 'sim',
           provider: 'simulator',
           channels: ['imessage', 'sms'],
-          config: { password: 'hunter2' },
+          config: { ingressSecret: 'hunter2-hunter2-hunter2', stepMs: 5 },
         },
       }),
       201,
@@ -193,8 +193,15 @@ describe('instances', () => {
       name: 'sim',
       provider: 'simulator',
       channels: ['imessage', 'sms'],
+      config: { ingressSecret: '****ter2', stepMs: 5 },
+      enabled: true,
+      ingressUrl: expect.stringMatching(
+        new RegExp(`^http://127\\.0\\.0\\.1:3000/providers/${created.id}/webhook/ingr_[\\w-]{43}$`),
+      ),
       healthStatus: 'unknown',
+      healthWarnings: [],
       createdAt: '2026-01-15T12:00:00.000Z',
+      updatedAt: '2026-01-15T12:00:00.000Z',
     });
     const list = await app.inject({
       method: 'GET',

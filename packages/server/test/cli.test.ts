@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli';
 import { runEntry } from './support/child-process';
@@ -135,7 +137,7 @@ describe('the operator commands', () => {
     });
 
     const table = await cli(['instances', 'list'], env);
-    expect(table.stdout).toMatch(/^ID\s+NAME\s+PROVIDER\s+CHANNELS\s+HEALTH\n/);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+PROVIDER\s+CHANNELS\s+ENABLED\s+HEALTH\n/);
     expect(table.stdout).toContain('imessage,sms,whatsapp');
   });
 
@@ -159,5 +161,118 @@ describe('the operator commands', () => {
     const badConfig = await cli(['customers', 'list'], { ...env, RATE_LIMIT_PER_MINUTE: 'lots' });
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toContain('RATE_LIMIT_PER_MINUTE');
+  });
+});
+
+describe('switchboard instances', () => {
+  const AUTH_TOKEN = 'cli-twilio-auth-token-0123456789abcdef';
+
+  it('reads secrets from the environment, a file or a prompt, never from --config', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: join(dir, 'switchboard.db'), TW_TOKEN: AUTH_TOKEN };
+    const config = JSON.stringify({ accountSid: `AC${'2'.repeat(32)}` });
+    const base = ['--json', 'instances', 'create', '--provider', 'twilio', '--disabled'];
+
+    const inline = await cli(
+      [
+        ...base,
+        '--name',
+        'tw0',
+        '--config',
+        JSON.stringify({ accountSid: `AC${'2'.repeat(32)}`, authToken: AUTH_TOKEN }),
+      ],
+      env,
+    );
+    expect(inline.code).toBe(1);
+    expect(inline.stderr).toContain(
+      'authToken is a secret; pass it with --secret authToken=env:NAME',
+    );
+
+    const fromEnv = await cli(
+      [...base, '--name', 'tw1', '--config', config, '--secret', 'authToken=env:TW_TOKEN'],
+      env,
+    );
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    const created = JSON.parse(fromEnv.stdout);
+    expect(created.config).toEqual({ accountSid: `AC${'2'.repeat(32)}`, authToken: '****cdef' });
+    expect(created.ingressUrl).toMatch(/\/providers\/[0-9a-f-]{36}\/webhook\/ingr_/);
+    expect(fromEnv.stdout).not.toContain(AUTH_TOKEN);
+
+    const file = join(dir, 'token.txt');
+    writeFileSync(file, `${AUTH_TOKEN}\n`);
+    const fromFile = await cli(
+      [...base, '--name', 'tw2', '--config', config, '--secret', `authToken=file:${file}`],
+      env,
+    );
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+
+    let stdout = '';
+    const prompted = await runCli(
+      [...base, '--name', 'tw3', '--config', config, '--secret', 'authToken=prompt'],
+      {
+        env,
+        stdin: Readable.from([`${AUTH_TOKEN}\n`]),
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: () => undefined },
+      },
+    );
+    expect(prompted).toBe(0);
+    expect(JSON.parse(stdout).config.authToken).toBe('****cdef');
+
+    const missing = await cli(
+      [...base, '--name', 'tw4', '--config', config, '--secret', 'authToken=env:NOPE'],
+      env,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--secret authToken: env:NOPE gave no value');
+
+    const { app } = await buildTestApp({ dir });
+    for (const name of ['tw1', 'tw2', 'tw3']) {
+      expect((await app.store.instances.findByName(name))?.config.authToken).toBe(AUTH_TOKEN);
+    }
+  });
+
+  it('gets, updates, disables, enables, rotates and deletes an instance', async () => {
+    const env = { DATABASE_URL: join(tempDir(), 'switchboard.db') };
+    const json = async (args: string[]) => {
+      const result = await cli(['--json', ...args], env);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout);
+    };
+    const created = await json([
+      'instances',
+      'create',
+      '--name',
+      'sim',
+      '--provider',
+      'simulator',
+      '--channels',
+      'sms',
+    ]);
+    expect(created.channels).toEqual(['sms']);
+    expect((await json(['instances', 'get', 'sim'])).id).toBe(created.id);
+    const updated = await json([
+      'instances',
+      'update',
+      'sim',
+      '--config',
+      '{"stepMs":5}',
+      '--name',
+      'sim2',
+    ]);
+    expect(updated).toMatchObject({ name: 'sim2', config: { stepMs: 5 } });
+    expect((await json(['instances', 'disable', 'sim2'])).enabled).toBe(false);
+    expect((await json(['instances', 'enable', created.id])).enabled).toBe(true);
+    const rotated = await json(['instances', 'rotate-ingress-token', 'sim2']);
+    expect(rotated.ingressUrl).not.toBe(created.ingressUrl);
+    const bad = await cli(['instances', 'update', 'sim2', '--config', '{"stepMs":-4}'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('VALIDATION_ERROR: config.stepMs');
+    expect(await json(['instances', 'delete', 'sim2'])).toEqual({
+      id: created.id,
+      deleted: true,
+      releasedNumbers: [],
+    });
+    expect(await json(['instances', 'list'])).toEqual([]);
   });
 });

@@ -30,6 +30,12 @@ describe('loadConfig', () => {
       instanceHealthIntervalMs: 120_000,
       attachmentSigningSecret: undefined,
       inboundAttachmentMaxBytes: 104_857_600,
+      encryptionKey: undefined,
+      ingressBodyLimitBytes: 5_242_880,
+      ingressDedupeRetentionMs: 2_592_000_000,
+      reachabilityBudgetMs: 2000,
+      providerRetryWindowMs: 3_600_000,
+      providerRetryBaseMs: 5000,
     });
   });
 

@@ -9,15 +9,21 @@ import {
   CreateApiKeyRequest,
   CreateCustomerRequest,
   CreatedApiKey,
-  CreateInstanceRequest,
   Customer,
   CustomerDeleted,
   CustomerIdParams,
   CustomerNumberParams,
-  Instance,
   NumberRemoved,
 } from '../schemas/admin';
 import { envelope, errors } from '../schemas/common';
+import {
+  CreateInstanceRequest,
+  DeleteInstanceQuery,
+  Instance,
+  InstanceDeleted,
+  InstanceIdParams,
+  UpdateInstanceRequest,
+} from '../schemas/instance';
 
 const admin = { tag: 'Admin', auth: 'admin', rateLimited: false } satisfies RouteMetadata;
 
@@ -102,11 +108,63 @@ export const adminContract = c.router(
       method: 'POST',
       path: '/admin/v1/instances',
       summary: 'Create a provider instance',
-      description: `Registers a provider instance (an upstream that sends and receives on some channels). Its \`config\` is stored and never returned. ${OPERATOR_NOTE}`,
+      description: `Registers a provider instance (an upstream that sends and receives on some channels) and starts it. Its \`config\` is validated against the provider's schema; secrets in it are stored encrypted and answered masked. The answer's \`ingressUrl\` is where the upstream posts its webhooks. ${OPERATOR_NOTE}`,
       body: CreateInstanceRequest,
       responses: {
         201: envelope(Instance),
         ...errors('VALIDATION_ERROR', 'ALREADY_EXISTS'),
+      },
+      metadata: admin,
+    },
+    getInstance: {
+      method: 'GET',
+      path: '/admin/v1/instances/:id',
+      summary: 'Get a provider instance',
+      description: `One instance, secrets masked. ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      responses: {
+        200: envelope(Instance),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    updateInstance: {
+      method: 'PATCH',
+      path: '/admin/v1/instances/:id',
+      summary: 'Update a provider instance',
+      description: `Renames, re-channels, reconfigures (a partial \`config\`, merged and validated whole), disables or enables an instance. A change of config, channels or \`enabled\` restarts that instance alone, live. ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      body: UpdateInstanceRequest,
+      responses: {
+        200: envelope(Instance),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'ALREADY_EXISTS'),
+      },
+      metadata: admin,
+    },
+    rotateInstanceIngressToken: {
+      method: 'POST',
+      path: '/admin/v1/instances/:id/rotate-ingress-token',
+      summary: "Rotate an instance's ingress token",
+      description: `Issues a new ingress token: the old \`ingressUrl\` answers 404 from now on, and the instance restarts with the new one (adapters that register their webhook upstream do so again). ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      body: c.noBody(),
+      responses: {
+        200: envelope(Instance),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    deleteInstance: {
+      method: 'DELETE',
+      path: '/admin/v1/instances/:id',
+      summary: 'Delete a provider instance',
+      description: `Stops the instance, wipes its secrets and provider state (WhatsApp credentials) and removes it from lists; its messages stay readable. Refused with 409 \`INSTANCE_IN_USE\` while sender numbers use it, unless \`force=true\`, which withdraws them. ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      query: DeleteInstanceQuery,
+      body: c.noBody(),
+      responses: {
+        200: envelope(InstanceDeleted),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'INSTANCE_IN_USE'),
       },
       metadata: admin,
     },

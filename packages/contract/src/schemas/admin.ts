@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
 import {
   addCodedIssue,
-  Channel,
   EMAIL_PATTERN,
   HealthStatus,
   isE164,
@@ -126,65 +125,6 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 /** `:id` path parameter of `DELETE /admin/v1/api-keys/:id`. */
 export const ApiKeyIdParams = z.object({ id: Uuid });
-
-/** The provider adapters an instance can use. More arrive with their adapters. */
-export const InstanceProvider = doc(z.enum(['simulator']), {
-  description: 'The provider adapter behind the instance.',
-  example: 'simulator',
-});
-/** A provider adapter name. */
-export type InstanceProvider = z.infer<typeof InstanceProvider>;
-
-/** `POST /admin/v1/instances` body. */
-export const CreateInstanceRequest = z
-  .object({
-    name: doc(z.string().trim().min(1).max(100), {
-      description: 'Unique friendly name, shown as `instanceName` on sender numbers.',
-      example: 'simulator',
-    }),
-    provider: InstanceProvider,
-    channels: doc(
-      z
-        .array(Channel)
-        .min(1)
-        .refine((list) => new Set(list).size === list.length, 'must not repeat a channel'),
-      { description: 'The channels this instance serves.', example: ['imessage', 'sms'] },
-    ),
-    config: doc(z.record(z.string(), z.unknown()).default({}), {
-      description:
-        'Provider-specific settings (server URLs, credentials). Stored, never returned by the API.',
-      example: {},
-    }),
-  })
-  .strict();
-/** `POST /admin/v1/instances` body. */
-export type CreateInstanceRequest = z.input<typeof CreateInstanceRequest>;
-
-/** A provider instance: one connected upstream (a Mac, a Twilio account, a WhatsApp session). */
-export const Instance = component(
-  'Instance',
-  z.object({
-    id: Uuid,
-    name: z.string(),
-    provider: InstanceProvider,
-    channels: z.array(Channel),
-    healthStatus: HealthStatus,
-    createdAt: Timestamp,
-  }),
-  {
-    description: 'A provider instance; its `config` is never returned.',
-    example: {
-      id: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e5f',
-      name: 'simulator',
-      provider: 'simulator',
-      channels: ['imessage', 'sms', 'whatsapp'],
-      healthStatus: 'unknown',
-      createdAt: '2026-11-21T10:00:00.000Z',
-    },
-  },
-);
-/** A provider instance. */
-export type Instance = z.infer<typeof Instance>;
 
 /** `POST /admin/v1/customers/:id/numbers` body. */
 export const AssignNumberRequest = z

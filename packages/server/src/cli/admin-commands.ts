@@ -2,39 +2,20 @@ import {
   AssignNumberRequest,
   CreateApiKeyRequest,
   CreateCustomerRequest,
-  CreateInstanceRequest,
   CustomerNumberParams,
-  Uuid,
 } from '@switchboard/contract';
 import type { Command } from 'commander';
 import { toApiKeyView } from '../domain/api-keys/api-key-service';
 import { toCustomerView } from '../domain/customers/customer-service';
-import { DomainError } from '../domain/domain-error';
-import { toInstanceView } from '../domain/instances/instance-service';
 import { toAssignedNumberView } from '../domain/numbers/number-service';
 import { type CliEnvironment, type CommandContext, withStore } from './cli-context';
+import { addInstanceCommands, resolveInstanceId } from './instance-commands';
 import { emit, formatTable } from './output';
 import { parseInput } from './parse-input';
 
 /** Whether `--json` was given anywhere on the command line. */
 function wantsJson(command: Command): boolean {
   return Boolean(command.optsWithGlobals().json);
-}
-
-/** An instance given by id or by name. */
-async function resolveInstanceId(context: CommandContext, idOrName: string): Promise<string> {
-  if (Uuid.safeParse(idOrName).success) return idOrName;
-  const instance = await context.store.instances.findByName(idOrName);
-  if (!instance) throw new DomainError('VALIDATION_ERROR', `instance: no instance "${idOrName}"`);
-  return instance.id;
-}
-
-function parseJsonOption(value: string, option: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new DomainError('VALIDATION_ERROR', `${option}: not valid JSON`);
-  }
 }
 
 /**
@@ -132,49 +113,7 @@ export function addAdminCommands(program: Command, environment: CliEnvironment):
       );
     });
 
-  const instances = program.command('instances').description('Manage provider instances');
-  instances
-    .command('create')
-    .description('Register a provider instance')
-    .requiredOption('--name <name>', 'unique friendly name')
-    .requiredOption('--provider <provider>', 'provider adapter (simulator)')
-    .option('--channels <list>', 'comma-separated channels', 'imessage,sms,whatsapp')
-    .option('--config <json>', 'provider settings as a JSON object', '{}')
-    .action(
-      async (
-        options: { name: string; provider: string; channels: string; config: string },
-        command: Command,
-      ) => {
-        const input = parseInput(CreateInstanceRequest, {
-          name: options.name,
-          provider: options.provider,
-          channels: options.channels.split(',').map((channel) => channel.trim()),
-          config: parseJsonOption(options.config, 'config'),
-        });
-        const instance = toInstanceView(await run((c) => c.services.instances.create(input)));
-        emit(
-          environment,
-          wantsJson(command),
-          instance,
-          () =>
-            `Created instance ${instance.id} (${instance.name}, ${instance.provider}: ${instance.channels.join(', ')}).`,
-        );
-      },
-    );
-  instances
-    .command('list')
-    .description('List provider instances')
-    .action(async (_options: unknown, command: Command) => {
-      const list = (await run((c) => c.services.instances.list())).map(toInstanceView);
-      emit(environment, wantsJson(command), list, () =>
-        list.length === 0
-          ? 'No instances.'
-          : formatTable([
-              ['ID', 'NAME', 'PROVIDER', 'CHANNELS', 'HEALTH'],
-              ...list.map((i) => [i.id, i.name, i.provider, i.channels.join(','), i.healthStatus]),
-            ]),
-      );
-    });
+  addInstanceCommands(program, environment);
 
   const numbers = program.command('numbers').description("Manage customers' sender numbers");
   numbers

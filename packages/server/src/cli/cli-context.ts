@@ -1,8 +1,8 @@
 import { type Clock, systemClock } from '../clock';
 import { type Config, loadConfig } from '../config';
-import { createServices, type Services } from '../services';
 import { openStore } from '../store/open-store';
 import type { Store } from '../store/store';
+import { createServices, type Services } from '../wiring/services';
 import type { CliStreams } from './output';
 
 /** What a CLI run starts from: its environment and output streams. */
@@ -32,7 +32,7 @@ export async function withStore<T>(
 ): Promise<T> {
   const config = loadConfig(environment.env);
   const clock = environment.clock ?? systemClock;
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { encryptionKey: config.encryptionKey });
   try {
     return await work({ config, store, services: createServices(store, clock, config), clock });
   } finally {

@@ -4,6 +4,8 @@ export interface CliStreams {
   stdout: { write(text: string): unknown };
   /** Errors and hints. */
   stderr: { write(text: string): unknown };
+  /** Where secrets are read from when a command prompts for them (default: the process's). */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Prints `value` as pretty JSON (with `--json`) or as the given human-readable text. */

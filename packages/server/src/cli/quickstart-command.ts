@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { toCustomerView } from '../domain/customers/customer-service';
 import { isDomainError } from '../domain/domain-error';
-import { toInstanceView } from '../domain/instances/instance-service';
+import { toInstanceView } from '../domain/instances/instance-view';
 import { toAssignedNumberView } from '../domain/numbers/number-service';
 import { runQuickstart } from '../domain/quickstart/quickstart';
 import { type CliEnvironment, withStore } from './cli-context';
@@ -49,7 +49,7 @@ export function addQuickstartCommand(program: Command, environment: CliEnvironme
       });
       const curl = firstMessageCurl(baseUrl, result.apiKey.key);
       const json = {
-        instance: toInstanceView(result.instance),
+        instance: toInstanceView(result.instance, baseUrl),
         customer: toCustomerView(result.customer),
         apiKey: result.apiKey,
         numbers: result.numbers.map(toAssignedNumberView),

@@ -1,11 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config';
+import { EncryptionKeyError } from '../crypto/field-cipher';
 import { isDomainError } from '../domain/domain-error';
 import { runServer } from '../server-process';
 import { addAdminCommands } from './admin-commands';
 import { type CliEnvironment, withStore } from './cli-context';
 import { CliRefusalError } from './cli-refusal-error';
 import { addQuickstartCommand } from './quickstart-command';
+import { addSecretsCommands } from './secrets-commands';
 
 function buildProgram(environment: CliEnvironment): Command {
   const program = new Command('switchboard')
@@ -33,6 +35,7 @@ function buildProgram(environment: CliEnvironment): Command {
     });
   addQuickstartCommand(program, environment);
   addAdminCommands(program, environment);
+  addSecretsCommands(program, environment);
   return program;
 }
 
@@ -48,7 +51,11 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
   } catch (error) {
     // Commander has already printed its message; help ends here too, with exit code 0.
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ConfigError || error instanceof CliRefusalError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof CliRefusalError ||
+      error instanceof EncryptionKeyError
+    ) {
       environment.stderr.write(`${error.message}\n`);
     } else if (isDomainError(error)) {
       environment.stderr.write(`error: ${error.code}: ${error.message}\n`);

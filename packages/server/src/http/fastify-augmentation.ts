@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
-import type { Services } from '../services';
 import type { Store } from '../store/store';
+import type { Services } from '../wiring/services';
 import type { Workers } from '../workers';
 import type { RequestAuth } from './authentication';
 

@@ -1,15 +1,16 @@
 import type { Channel } from '@switchboard/contract';
 import type { Clock } from '../clock';
 import { DomainError } from '../domain/domain-error';
+import { ingressUrlOf } from '../domain/instances/instance-view';
 import type { MessagingProvider, ProviderHealth, ProviderLogger } from '../providers/provider';
 import { ProviderError } from '../providers/provider-error';
 import type { ProviderInboundEvent, ProviderInboundEventKind } from '../providers/provider-events';
+import type { InboundContext, InboundHandler, ProviderHub } from '../providers/provider-hub';
 import type { ProviderRegistry } from '../providers/provider-registry';
 import { PeriodicTask } from '../scheduler/periodic-task';
-import type { InstanceHealth } from '../store/instance-repository';
+import type { InstanceHealth, InstanceRecord } from '../store/instance-repository';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
-import type { InboundContext, InboundHandler, ProviderHub } from './provider-hub';
 import { StoreProviderStateStore } from './store-provider-state-store';
 
 /** A logger that can bind fields for one instance (pino's logger fits). */
@@ -28,6 +29,15 @@ export interface RuntimeProviderHubOptions {
   clock: Clock;
   /** How often every instance's health is checked (`INSTANCE_HEALTH_INTERVAL_MS`). */
   healthIntervalMs: number;
+  /** The server's public address: ingress URLs handed to providers are built on it. */
+  publicBaseUrl: string;
+  /**
+   * How often the stored instances are compared with the running ones, so a change made by the
+   * CLI (or another process) restarts the instance here too. Default 10 s.
+   */
+  syncIntervalMs?: number;
+  /** How long upstream event ids are remembered for de-duplication (default 30 days). */
+  dedupeRetentionMs?: number;
 }
 
 /** Logs nothing: the hub's logger until {@link RuntimeProviderHub.start} provides one. */
@@ -50,9 +60,11 @@ type AnyInboundHandler = (event: ProviderInboundEvent, context: InboundContext) 
 
 /**
  * The running providers of the stored instances. Each is built through the registry, started with
- * a durable state store and a sink that hands every event to the handler registered for its
- * `kind`; instances added later (operator API) start on first use. A periodic check records every
- * instance's health, which `/health` and `GET /v1/numbers` report.
+ * a durable state store, its ingress URL and a sink that hands every event (once per upstream
+ * event id) to the handler registered for its `kind`. Instances start at start-up or on first
+ * use; a change of an instance's settings restarts that instance alone, and a disabled or deleted
+ * instance is stopped. A periodic check records every instance's health, which `/health` and
+ * `GET /v1/numbers` report.
  */
 export class RuntimeProviderHub implements ProviderHub, Worker {
   /** Name for the logs. */
@@ -61,6 +73,9 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
   readonly #handlers = new Map<ProviderInboundEventKind, AnyInboundHandler>();
   readonly #instances = new Map<string, Promise<RunningInstance>>();
   readonly #healthTask: PeriodicTask;
+  readonly #syncTask: PeriodicTask;
+  /** The `updatedAt` of each instance when it was last (tried to be) started. */
+  readonly #versions = new Map<string, number>();
   #stopped = false;
   #logger: RuntimeLogger = silentLogger;
 
@@ -74,6 +89,12 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       intervalMs: options.healthIntervalMs,
       run: () => this.checkHealth(),
       onError: (error) => this.#logger.error({ err: error }, 'instance health check failed'),
+    });
+    this.#syncTask = new PeriodicTask({
+      name: 'instance-sync',
+      intervalMs: options.syncIntervalMs ?? 10_000,
+      run: () => this.sync(),
+      onError: (error) => this.#logger.error({ err: error }, 'instance sync failed'),
     });
   }
 
@@ -93,51 +114,67 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     return (await this.#running(instanceId)).context;
   }
 
-  /** Starts every stored instance and the health checks; `logger` receives what they report. */
+  /** Starts every enabled instance and the periodic tasks; `logger` receives what they report. */
   async start(logger?: RuntimeLogger): Promise<void> {
     if (logger) this.#logger = logger;
     this.#stopped = false;
     const instances = await this.#options.store.instances.list();
-    await Promise.all(
-      instances.map((instance) =>
-        this.#running(instance.id).catch((error: unknown) =>
-          this.#logger.error(
-            { err: error, instance: instance.name },
-            'provider instance failed to start',
-          ),
-        ),
-      ),
-    );
+    await Promise.all(instances.filter((i) => i.enabled).map((i) => this.#startLogged(i)));
     this.#healthTask.start();
+    this.#syncTask.start();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.#healthTask.stop();
-    const running = [...this.#instances.values()];
-    this.#instances.clear();
-    await Promise.all(
-      running.map(async (pending) => {
-        const instance = await pending.catch(() => undefined);
-        await instance?.provider
-          .stop()
-          .catch((error: unknown) =>
-            this.#logger.error(
-              { err: error, instance: instance.context.instanceName },
-              'provider instance failed to stop',
-            ),
-          );
-      }),
+    await this.#syncTask.stop();
+    const ids = [...this.#instances.keys()];
+    await Promise.all(ids.map((id) => this.#stopInstance(id)));
+  }
+
+  /**
+   * An instance's settings changed (or it was enabled, disabled, deleted): stops the running
+   * provider and, when the instance is enabled and not deleted, starts it again with the new
+   * settings. Other instances are untouched.
+   */
+  async changed(instanceId: string): Promise<void> {
+    if (this.#stopped) return;
+    await this.#stopInstance(instanceId);
+    const record = await this.#options.store.instances.findById(instanceId);
+    if (record?.enabled && record.deletedAt === null) await this.#startLogged(record);
+  }
+
+  /**
+   * Compares the stored instances with the running ones: restarts those whose settings changed
+   * since they started, stops those now disabled or deleted, starts enabled ones not running.
+   */
+  async sync(): Promise<void> {
+    const stored = new Map(
+      (await this.#options.store.instances.list()).map((record) => [record.id, record]),
     );
+    for (const id of this.#instances.keys()) {
+      if (!stored.get(id)?.enabled) await this.#stopInstance(id);
+    }
+    for (const record of stored.values()) {
+      if (!record.enabled || this.#versions.get(record.id) === record.updatedAt.getTime()) {
+        continue;
+      }
+      await this.changed(record.id);
+    }
   }
 
   /**
    * Checks the health of every stored instance now and records it; an instance whose provider
-   * cannot start is recorded `unhealthy` with the reason.
+   * cannot start is recorded `unhealthy` with the reason. Also forgets upstream event ids older
+   * than the de-duplication window.
    */
   async checkHealth(): Promise<void> {
     const instances = await this.#options.store.instances.list();
     await Promise.all(instances.map((instance) => this.checkInstanceHealth(instance.id)));
+    const retention = this.#options.dedupeRetentionMs ?? 30 * 24 * 60 * 60 * 1000;
+    await this.#options.store.providerEventReceipts.prune(
+      new Date(this.#options.clock.now() - retention),
+    );
   }
 
   /**
@@ -161,6 +198,30 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     return checked;
   }
 
+  async #startLogged(record: InstanceRecord): Promise<void> {
+    await this.#running(record.id).catch((error: unknown) =>
+      this.#logger.error(
+        { err: error, instance: record.name },
+        'provider instance failed to start',
+      ),
+    );
+  }
+
+  async #stopInstance(instanceId: string): Promise<void> {
+    const pending = this.#instances.get(instanceId);
+    if (!pending) return;
+    this.#instances.delete(instanceId);
+    const instance = await pending.catch(() => undefined);
+    await instance?.provider
+      .stop()
+      .catch((error: unknown) =>
+        this.#logger.error(
+          { err: error, instance: instance.context.instanceName },
+          'provider instance failed to stop',
+        ),
+      );
+  }
+
   #running(instanceId: string): Promise<RunningInstance> {
     if (this.#stopped) {
       return Promise.reject(new ProviderError('INTERNAL_ERROR', 'the provider hub is stopped'));
@@ -179,7 +240,15 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
 
   async #startInstance(instanceId: string): Promise<RunningInstance> {
     const instance = await this.#options.store.instances.findById(instanceId);
-    if (!instance) throw new DomainError('NOT_FOUND', `No instance ${instanceId} exists`);
+    if (!instance || instance.deletedAt !== null) {
+      throw new DomainError('NOT_FOUND', `No instance ${instanceId} exists`);
+    }
+    this.#versions.set(instance.id, instance.updatedAt.getTime());
+    if (!instance.enabled) {
+      throw new ProviderError('INTERNAL_ERROR', `The instance "${instance.name}" is disabled`, {
+        retryable: true,
+      });
+    }
     let provider: MessagingProvider;
     try {
       provider = this.#options.registry.create({
@@ -211,6 +280,7 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       sink: (event) => this.#dispatch(event, context, logger),
       state: new StoreProviderStateStore(this.#options.store.providerState, instance.id),
       logger,
+      webhookUrl: ingressUrlOf(this.#options.publicBaseUrl, instance),
     });
     return { provider, context };
   }
@@ -225,6 +295,23 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       logger.warn({ kind: event.kind }, 'provider event dropped: no handler for its kind');
       return;
     }
-    await handler(event, context);
+    const upstreamId = event.upstreamEventId;
+    if (upstreamId === undefined) {
+      await handler(event, context);
+      return;
+    }
+    const receipts = this.#options.store.providerEventReceipts;
+    const at = new Date(this.#options.clock.now());
+    if (!(await receipts.claim(context.instanceId, upstreamId, at))) {
+      logger.debug({ kind: event.kind, upstreamId }, 'provider event dropped: already taken');
+      return;
+    }
+    try {
+      await handler(event, context);
+    } catch (error) {
+      // Not taken after all: a redelivery must be handled.
+      await receipts.release(context.instanceId, upstreamId);
+      throw error;
+    }
   }
 }

@@ -82,8 +82,8 @@ export {
 export {
   createSimulatorFactory,
   type SimulatorFactoryOptions,
-  SimulatorInstanceConfig,
 } from './simulator/simulator-factory';
+export { SIMULATOR_SIGNATURE_HEADER, signSimulatorCall } from './simulator/simulator-ingress';
 export {
   DEFAULT_SIMULATOR_STEP_MS,
   SIMULATOR_CHANNELS,

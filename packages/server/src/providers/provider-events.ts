@@ -8,6 +8,12 @@ interface ProviderEventBase {
   channel: Channel;
   /** When the upstream says it happened. */
   occurredAt: Date;
+  /**
+   * The upstream's own id of this event (a BlueBubbles message GUID plus its change, a Twilio
+   * `MessageSid` plus status), when it has one: the gateway remembers it per instance and drops
+   * the event when it comes again (redelivered, or replayed after an upstream restart).
+   */
+  upstreamEventId?: string;
 }
 
 /** A delivery status a provider reports for a message it sent. */

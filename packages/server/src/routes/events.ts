@@ -4,7 +4,7 @@ import type { RouterImplementation } from '@ts-rest/fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { domainErrorFromIssues } from '../domain/zod-issues';
 import { customerOf } from '../http/authentication';
-import type { Services } from '../services';
+import type { Services } from '../wiring/services';
 
 /**
  * `GET /v1/events`, the Server-Sent Events stream. The stream is opened in a `preHandler` hook

@@ -3,7 +3,7 @@ import type { RouterImplementation } from '@ts-rest/fastify';
 import { toSenderNumberView } from '../domain/numbers/number-service';
 import { customerOf } from '../http/authentication';
 import { ok } from '../http/envelope';
-import type { Services } from '../services';
+import type { Services } from '../wiring/services';
 
 /** `GET /v1/numbers`: the calling customer's sender addresses. */
 export function numbersRoutes(services: Services): RouterImplementation<typeof contract.numbers> {

@@ -8,7 +8,7 @@ import { createAuthenticationHook } from '../http/authentication';
 import { createRateLimitHook } from '../http/rate-limit';
 import { toValidationDomainError } from '../http/validation-errors';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store';
-import type { Services } from '../services';
+import type { Services } from '../wiring/services';
 import { adminRoutes } from './admin';
 import { attachmentsRoutes } from './attachments';
 import { capabilitiesRoutes } from './capabilities';
@@ -18,6 +18,7 @@ import { healthRoutes } from './health';
 import { messagesRoutes } from './messages';
 import { notImplementedRoutes } from './not-implemented';
 import { numbersRoutes } from './numbers';
+import { registerProviderIngress } from './provider-ingress';
 import { sandboxRoutes } from './sandbox';
 import { webhooksRoutes } from './webhooks';
 import { whatsappRoutes } from './whatsapp';
@@ -72,7 +73,7 @@ export async function registerContractRoutes(
   const implemented: Partial<Record<Resource, ScopeRegistration>> = {
     health: routerRegistration(contract.health, healthRoutes(services)),
     numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
-    admin: routerRegistration(contract.admin, adminRoutes(services)),
+    admin: routerRegistration(contract.admin, adminRoutes(services, config.publicBaseUrl)),
     messages: routerRegistration(contract.messages, messagesRoutes(services)),
     capabilities: routerRegistration(contract.capabilities, capabilitiesRoutes(services)),
     webhooks: routerRegistration(contract.webhooks, webhooksRoutes(services)),
@@ -83,6 +84,11 @@ export async function registerContractRoutes(
     attachments: routerRegistration(contract.attachments, attachmentsRoutes(services)),
   };
 
+  await registerProviderIngress(app, {
+    ingress: services.ingress,
+    publicBaseUrl: config.publicBaseUrl,
+    bodyLimit: config.ingressBodyLimitBytes,
+  });
   await app.register(async (api) => {
     api.addHook(
       'onRequest',
@@ -99,6 +105,8 @@ export async function registerContractRoutes(
 
     for (const resource of Object.keys(contract) as Resource[]) {
       if (resource === 'admin' && !config.adminToken) continue;
+      // The upstream ingress lives outside this scope: no API key, raw bodies.
+      if (resource === 'providers') continue;
       const router: AppRouter = contract[resource];
       const register =
         implemented[resource] ?? routerRegistration(router, notImplementedRoutes(router));

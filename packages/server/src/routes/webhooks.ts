@@ -2,7 +2,7 @@ import type { contract } from '@switchboard/contract';
 import type { RouterImplementation } from '@ts-rest/fastify';
 import { customerOf } from '../http/authentication';
 import { ok } from '../http/envelope';
-import type { Services } from '../services';
+import type { Services } from '../wiring/services';
 
 /** The webhook registrations, their test deliveries and delivery log, and the legacy endpoints. */
 export function webhooksRoutes(services: Services): RouterImplementation<typeof contract.webhooks> {

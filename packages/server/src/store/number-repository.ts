@@ -47,4 +47,8 @@ export interface NumberRepository {
   delete(customerId: string, phoneNumber: string): Promise<boolean>;
   /** Removes every number of the customer; returns how many. */
   deleteAllOfCustomer(customerId: string): Promise<number>;
+  /** The phone numbers the instance serves, whichever customer holds them. */
+  phoneNumbersOfInstance(instanceId: string): Promise<string[]>;
+  /** Removes every number the instance serves; returns the phone numbers removed. */
+  deleteAllOfInstance(instanceId: string): Promise<string[]>;
 }

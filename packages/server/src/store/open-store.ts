@@ -1,13 +1,13 @@
-import { openSqliteStore } from './sqlite/sqlite-store';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
 /**
  * Opens the store a DATABASE_URL points at, migrated and ready. Only SQLite exists so far; a
  * `postgres://` URL will select the PostgreSQL store.
  */
-export function openStore(databaseUrl: string): Store {
+export function openStore(databaseUrl: string, options: SqliteStoreOptions = {}): Store {
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     throw new Error('PostgreSQL is not supported yet: use a SQLite file path for DATABASE_URL');
   }
-  return openSqliteStore(databaseUrl);
+  return openSqliteStore(databaseUrl, options);
 }

@@ -10,6 +10,7 @@ import type { MessageAttemptRepository } from './message-attempt-repository';
 import type { MessageReactionRepository } from './message-reaction-repository';
 import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
+import type { ProviderEventReceiptRepository } from './provider-event-receipt-repository';
 import type { ProviderStateRepository } from './provider-state-repository';
 import type { ServerSecretRepository } from './server-secret-repository';
 import type { SignupCodeRepository } from './signup-code-repository';
@@ -55,6 +56,8 @@ export interface Repositories {
   readonly faceTimeCalls: FaceTimeCallRepository;
   /** Server-wide generated secrets. */
   readonly serverSecrets: ServerSecretRepository;
+  /** Upstream events already taken, per instance (de-duplication of the ingress). */
+  readonly providerEventReceipts: ProviderEventReceiptRepository;
 }
 
 /**
@@ -89,4 +92,22 @@ export interface Store extends UnitOfWork {
   ping(): Promise<void>;
   /** Closes the database once pending operations finished. */
   close(): Promise<void>;
+  /** Where the key of the secrets at rest comes from, and its fingerprint. */
+  readonly encryption: StoreEncryption;
+  /**
+   * Re-encrypts every secret at rest under `newKey`, all or nothing, and answers how many values
+   * were rewritten. Close the store afterwards and reopen it with the new key; no other process
+   * may use the database meanwhile.
+   */
+  reencryptSecrets(newKey: Uint8Array): Promise<number>;
+}
+
+/** Where a store's encryption key comes from. */
+export interface StoreEncryption {
+  /** `environment` (SWITCHBOARD_ENCRYPTION_KEY), `file` (next to the database) or `memory`. */
+  source: 'environment' | 'file' | 'memory';
+  /** The key file, when the key lives in one. */
+  path?: string;
+  /** The key's fingerprint, as written into every encrypted value. */
+  keyId: string;
 }

@@ -1,7 +1,7 @@
 import type { MessageList } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
-import type { InboundContext } from '../../src/provider-runtime/provider-hub';
 import type { ProviderInboundMessageEvent } from '../../src/providers/provider-events';
+import type { InboundContext } from '../../src/providers/provider-hub';
 import { buildChatApp, IMESSAGE_CONTACT, OWN_NUMBER } from '../chats/chat-test-app';
 import { createInstance } from '../support/admin-helpers';
 

@@ -71,18 +71,22 @@ describe('the provider runtime', () => {
 
   it('records an instance that cannot be built as unhealthy, without its configuration details', async () => {
     const t = await buildMessagingApp({ env: { INSTANCE_HEALTH_INTERVAL_MS: '20' } });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/admin/v1/instances',
-      headers: adminHeaders,
-      payload: {
-        name: 'broken',
-        provider: 'simulator',
-        channels: ['imessage'],
-        config: { bogus: 1 },
-      },
-    });
-    const broken = bodyOf<{ data: { id: string } }>(created).data;
+    const create = (config: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/instances',
+        headers: adminHeaders,
+        payload: { name: 'broken', provider: 'simulator', channels: ['imessage'], config },
+      });
+    // A config the provider's schema refuses is a 400 naming the field, never a broken instance.
+    const refused = await create({ bogus: 1 });
+    expect(refused.statusCode).toBe(400);
+    expect(errorCodeOf(refused)).toBe('VALIDATION_ERROR');
+    expect(refused.body).toContain('config');
+    // One stored before its schema tightened (written below the API) still cannot be built.
+    const broken = bodyOf<{ data: { id: string } }>(await create({})).data;
+    await t.app.store.instances.update(broken.id, { config: { bogus: 1 } });
+    await t.app.services.providers.changed(broken.id);
     // Until its first check the new instance is `unknown`, which already reads as degraded.
     await waitFor(async () => (await healthOf(t)).warnings !== undefined);
     expect(await healthOf(t)).toEqual({

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock';
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
 import type { ProviderAvailability } from '../../providers/provider';
+import type { ProviderHub } from '../../providers/provider-hub';
 import type { Store } from '../../store/store';
 import { toDomainError } from '../provider-failure';
 

@@ -1,5 +1,5 @@
 import { newCorrelationId } from '../../events/event-service';
-import type { InboundHandler } from '../../provider-runtime/provider-hub';
+import type { InboundHandler } from '../../providers/provider-hub';
 import { type InboundDeps, receiverOf } from './inbound-deps';
 
 /** Emits `message.audio_kept` when a contact keeps a voice note the customer sent (imessage). */

@@ -1,7 +1,7 @@
 import type { EventType } from '@switchboard/contract';
 import { newCorrelationId } from '../../events/event-service';
-import type { InboundHandler } from '../../provider-runtime/provider-hub';
 import type { ProviderChatEvent } from '../../providers/provider-events';
+import type { InboundHandler } from '../../providers/provider-hub';
 import type { ConversationPatch } from '../../store/conversation-repository';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { ReadyConversation } from '../chats/chat-views';

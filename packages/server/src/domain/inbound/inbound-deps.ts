@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { InboundContext } from '../../provider-runtime/provider-hub';
 import type { ProviderLogger } from '../../providers/provider';
+import type { InboundContext } from '../../providers/provider-hub';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';
 import { findReceivingNumber } from './receiving-number';

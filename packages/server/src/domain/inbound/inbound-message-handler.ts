@@ -8,13 +8,9 @@ import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
 import { newCorrelationId } from '../../events/event-service';
 import { newId } from '../../ids';
-import type {
-  InboundContext,
-  InboundHandler,
-  ProviderHub,
-} from '../../provider-runtime/provider-hub';
 import type { ProviderLogger, ProviderParticipant } from '../../providers/provider';
 import type { ProviderInboundMessageEvent } from '../../providers/provider-events';
+import type { InboundContext, InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';
@@ -111,6 +107,8 @@ export class InboundMessageReceiver {
     const prepared = await prepareInboundAttachments(this.#deps.attachments, event.attachments);
     const chatMembers = await this.#chatMembers(event, context, number);
     const at = new Date(clock.now());
+    // The upstream's time of the message (a replayed history keeps its dates), never the future.
+    const sentAt = new Date(Math.min(event.occurredAt.getTime(), at.getTime()));
     const from = phoneOfJid(event.from) ?? event.from;
     const to = number.email === event.to ? event.to : number.phoneNumber;
 
@@ -168,7 +166,7 @@ export class InboundMessageReceiver {
         timeline: [{ status: 'delivered', at: at.getTime(), channel: event.channel }],
         correlationId: newCorrelationId(),
         suppressed,
-        createdAt: at,
+        createdAt: Number.isNaN(sentAt.getTime()) ? at : sentAt,
         updatedAt: at,
         deletedAt: null,
       };

@@ -1,7 +1,7 @@
 import type { MessageReactionData } from '@switchboard/contract';
 import { newCorrelationId } from '../../events/event-service';
-import type { InboundHandler } from '../../provider-runtime/provider-hub';
 import type { ProviderReactionEvent } from '../../providers/provider-events';
+import type { InboundHandler } from '../../providers/provider-hub';
 import { TAPBACK_VERBS } from '../../providers/provider-reaction';
 import { phoneOfJid } from '../chats/participant-address';
 import { recordReaction } from '../messages/reaction-state';

@@ -1,4 +1,4 @@
-import type { InboundContext } from '../../provider-runtime/provider-hub';
+import type { InboundContext } from '../../providers/provider-hub';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { Repositories } from '../../store/store';
 import { phoneOfJid } from '../chats/participant-address';

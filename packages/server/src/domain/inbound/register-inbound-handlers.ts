@@ -1,4 +1,4 @@
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
+import type { ProviderHub } from '../../providers/provider-hub';
 import { audioKeptHandler } from './audio-kept-handler';
 import { chatEventHandler } from './chat-event-handler';
 import { faceTimeIncomingHandler, faceTimeStatusHandler } from './facetime-handlers';

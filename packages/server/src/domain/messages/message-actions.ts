@@ -1,8 +1,8 @@
 import type { Channel, EditMessageRequest, ReactionResult } from '@switchboard/contract';
 import type { Clock } from '../../clock';
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
 import type { MessagingProvider, ProviderMessageRef } from '../../providers/provider';
 import { isProviderError } from '../../providers/provider-error';
+import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import { DomainError } from '../domain-error';

@@ -1,12 +1,12 @@
 import type { Channel, FallbackReason } from '@switchboard/contract';
 import type { Clock } from '../../clock';
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
 import type {
   MessagingProvider,
   ProviderOutboundAttachment,
   ProviderSendRequest,
 } from '../../providers/provider';
 import { isProviderError } from '../../providers/provider-error';
+import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';

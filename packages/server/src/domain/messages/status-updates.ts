@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
-import type { InboundContext } from '../../provider-runtime/provider-hub';
 import type { ProviderFailure } from '../../providers/provider-error';
 import type { ProviderDeliveryStatus, ProviderStatusEvent } from '../../providers/provider-events';
+import type { InboundContext } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { type MessageEvents, STATUS_EVENT } from './message-events';

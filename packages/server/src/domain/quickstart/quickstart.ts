@@ -42,11 +42,12 @@ export function runQuickstart(store: Store, clock: Clock): Promise<QuickstartRes
         `The database is not empty (${customers} customer(s), ${instances} instance(s)); quickstart only seeds an empty database.`,
       );
     }
-    const instance = await new InstanceService(tx, clock).create({
+    const instance = await new InstanceService({ store: tx, clock }).create({
       name: 'simulator',
       provider: 'simulator',
       channels: ['imessage', 'sms', 'whatsapp'],
       config: {},
+      enabled: true,
     });
     const customer = await new CustomerService(tx, clock).create({ name: 'Demo customer' });
     const apiKey = await new ApiKeyService(tx, clock).issue(customer.id, { name: 'quickstart' });

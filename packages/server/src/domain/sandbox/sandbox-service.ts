@@ -22,8 +22,8 @@ import {
   type SandboxTypingResult,
   type WhatsAppSession,
 } from '@switchboard/contract';
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
 import { healthWarning } from '../../providers/provider-health-warning';
+import type { ProviderHub } from '../../providers/provider-hub';
 import type { ProviderReaction } from '../../providers/provider-reaction';
 import { SimulatorProvider } from '../../providers/simulator/simulator-provider';
 import type {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { InboundHandler, ProviderHub } from '../../provider-runtime/provider-hub';
 import type { ProviderLogger } from '../../providers/provider';
+import type { InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { UnitOfWork } from '../../store/store';
 import { findReceivingNumber } from '../inbound/receiving-number';
 import { resolveLidInChats } from './lid-resolution';

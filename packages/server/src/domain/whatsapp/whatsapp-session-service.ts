@@ -10,8 +10,8 @@ import {
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { ProviderHub } from '../../provider-runtime/provider-hub';
 import type { ProviderLogger } from '../../providers/provider';
+import type { ProviderHub } from '../../providers/provider-hub';
 import type { WhatsAppSessionPort } from '../../providers/whatsapp-session-port';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';

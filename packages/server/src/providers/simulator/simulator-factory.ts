@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { SimulatorInstanceConfig } from '@switchboard/contract';
 import type { ProviderFactory, ProviderInstanceConfig } from '../provider-registry';
 import { ProviderConfigError } from '../provider-registry';
 import type { TimerClock } from '../timer-clock';
@@ -8,17 +8,6 @@ import {
   SIMULATOR_PROVIDER,
   SimulatorProvider,
 } from './simulator-provider';
-
-/** The per-instance settings a simulator instance's `config` may hold. */
-export const SimulatorInstanceConfig = z
-  .object({
-    stepMs: z.number().int().min(0).max(60_000).optional(),
-    qrRotationSteps: z.number().int().min(1).max(10_000).optional(),
-    qrMaxRotations: z.number().int().min(1).max(100).optional(),
-  })
-  .strict();
-/** The per-instance settings of a simulator instance. */
-export type SimulatorInstanceConfig = z.infer<typeof SimulatorInstanceConfig>;
 
 /** Server-wide simulator settings. */
 export interface SimulatorFactoryOptions {
@@ -54,6 +43,7 @@ export function createSimulatorFactory(options: SimulatorFactoryOptions = {}): P
           : { qrRotationSteps: config.qrRotationSteps }),
         ...(config.qrMaxRotations === undefined ? {} : { qrMaxRotations: config.qrMaxRotations }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
+        ...(config.ingressSecret === undefined ? {} : { ingressSecret: config.ingressSecret }),
       });
     },
   };

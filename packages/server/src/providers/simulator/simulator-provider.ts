@@ -20,12 +20,15 @@ import type {
   ProviderStatusSnapshot,
   ProviderTypingRequest,
   ProviderUnsendRequest,
+  ProviderWebhookRequest,
+  ProviderWebhookResponse,
 } from '../provider';
 import { ProviderError } from '../provider-error';
 import { systemTimerClock, type TimerClock } from '../timer-clock';
 import { behaviourOf, isReachable } from './recipient-behaviour';
 import { SimulatorChats } from './simulator-chats';
 import { SimulatorContext } from './simulator-context';
+import { handleSimulatorCall } from './simulator-ingress';
 import { SimulatorMessages } from './simulator-messages';
 import { SimulatorSandbox } from './simulator-sandbox';
 import { SimulatorWhatsAppSessions } from './simulator-whatsapp-sessions';
@@ -50,6 +53,8 @@ export interface SimulatorProviderOptions {
   qrMaxRotations?: number;
   /** The clock steps run on; tests pass a manual one. */
   clock?: TimerClock;
+  /** The secret a simulated upstream signs its ingress calls with; unset: unsigned calls pass. */
+  ingressSecret?: string;
 }
 
 /** Default step length: the spec's `SIMULATOR_STEP_MS` default. */
@@ -80,11 +85,13 @@ export class SimulatorProvider implements MessagingProvider {
   readonly #messages: SimulatorMessages;
   readonly #chats = new SimulatorChats();
   readonly #sessions: SimulatorWhatsAppSessions;
+  readonly #ingressSecret: string | undefined;
 
   /** A simulator instance; nothing happens until `start`. */
   constructor(options: SimulatorProviderOptions) {
     this.instanceName = options.instanceName;
     this.channels = [...(options.channels ?? SIMULATOR_CHANNELS)];
+    this.#ingressSecret = options.ingressSecret;
     this.#context = new SimulatorContext(
       options.clock ?? systemTimerClock,
       options.stepMs ?? DEFAULT_SIMULATOR_STEP_MS,
@@ -107,6 +114,20 @@ export class SimulatorProvider implements MessagingProvider {
   /** Starts reporting to the gateway's sink. */
   async start(context: ProviderStartContext): Promise<void> {
     this.#context.attach(context);
+  }
+
+  /**
+   * Takes a call of the simulated upstream on the instance's ingress URL (see
+   * `simulator-ingress.ts` and docs/simulator.md): signed with `ingressSecret` when the instance
+   * has one, each event emitted once per upstream id.
+   */
+  handleWebhook(request: ProviderWebhookRequest): Promise<ProviderWebhookResponse> {
+    return handleSimulatorCall(request, {
+      secret: this.#ingressSecret,
+      channels: this.channels,
+      emit: (event) => this.#context.emit(event),
+      now: () => this.#context.occurredAt(),
+    });
   }
 
   /** Cancels every pending step and live session, then waits for queued events. */

@@ -1,4 +1,5 @@
-import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { timestamp } from './columns';
 import { instanceIdColumn } from './schema';
 
 /**
@@ -13,4 +14,22 @@ export const providerState = sqliteTable(
     value: text('value').notNull(),
   },
   (table) => [primaryKey({ columns: [table.instanceId, table.key] })],
+);
+
+/**
+ * Upstream events already taken, by the upstream's own id, per instance: an upstream that calls
+ * twice, out of order or replays its history after a restart produces each event once. Rows older
+ * than the retention window are pruned.
+ */
+export const providerEventReceipts = sqliteTable(
+  'provider_event_receipts',
+  {
+    instanceId: instanceIdColumn(),
+    upstreamId: text('upstream_id').notNull(),
+    receivedAt: timestamp('received_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.instanceId, table.upstreamId] }),
+    index('provider_event_receipts_received_at_idx').on(table.receivedAt),
+  ],
 );

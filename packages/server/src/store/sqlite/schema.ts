@@ -34,7 +34,11 @@ export const instances = sqliteTable('instances', {
   name: text('name').notNull().unique(),
   provider: text('provider').$type<InstanceProvider>().notNull(),
   channels: text('channels', { mode: 'json' }).$type<Channel[]>().notNull(),
-  config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  /** The provider settings as JSON, encrypted (`enc:v1:…`) by the store's field cipher. */
+  config: text('config').notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  /** The token of the instance's ingress URL, encrypted; null only on rows older than it. */
+  ingressToken: text('ingress_token'),
   healthStatus: text('health_status').$type<HealthStatusValue>().notNull().default('unknown'),
   healthWarnings: text('health_warnings', { mode: 'json' })
     .$type<string[]>()
@@ -42,6 +46,10 @@ export const instances = sqliteTable('instances', {
     .default(sql`'[]'`),
   healthCheckedAt: timestamp('health_checked_at'),
   createdAt: timestamp('created_at').notNull(),
+  /** Last change of name, channels, config, `enabled` or token; null on rows older than it. */
+  updatedAt: timestamp('updated_at'),
+  /** Set when the operator deleted it: kept for its messages' history, hidden from lists. */
+  deletedAt: timestamp('deleted_at'),
 });
 
 /** A required `customer_id` column referencing `customers`: every customer-owned row has one. */

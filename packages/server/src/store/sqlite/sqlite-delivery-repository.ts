@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-cipher';
 import type {
   ClaimedDelivery,
   DeliveryPageQuery,
@@ -101,7 +102,10 @@ const claimedContext = preparedQuery((db) =>
 /** {@link DeliveryRepository} on SQLite. */
 export class SqliteDeliveryRepository implements DeliveryRepository {
   /** Creates the repository over an executor. */
-  constructor(private readonly run: SqliteExecutor) {}
+  constructor(
+    private readonly run: SqliteExecutor,
+    private readonly cipher: FieldCipher,
+  ) {}
 
   insertMany(deliveries: readonly DeliveryRecord[]): Promise<void> {
     return this.run((db) => {
@@ -215,7 +219,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
             ? null
             : {
                 url: context.webhookUrl,
-                secret: context.webhookSecret,
+                secret: this.cipher.decrypt(context.webhookSecret),
                 active: context.webhookActive,
               },
         customerDeleted: context.customerDeletedAt !== null,

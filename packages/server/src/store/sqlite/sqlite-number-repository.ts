@@ -104,4 +104,27 @@ export class SqliteNumberRepository implements NumberRepository {
       return result.changes;
     });
   }
+
+  phoneNumbersOfInstance(instanceId: string): Promise<string[]> {
+    return this.run((db) =>
+      db
+        .select({ phoneNumber: senderNumbers.phoneNumber })
+        .from(senderNumbers)
+        .where(eq(senderNumbers.instanceId, instanceId))
+        .orderBy(asc(senderNumbers.phoneNumber))
+        .all()
+        .map((row) => row.phoneNumber),
+    );
+  }
+
+  deleteAllOfInstance(instanceId: string): Promise<string[]> {
+    return this.run((db) =>
+      db
+        .delete(senderNumbers)
+        .where(eq(senderNumbers.instanceId, instanceId))
+        .returning({ phoneNumber: senderNumbers.phoneNumber })
+        .all()
+        .map((row) => row.phoneNumber),
+    );
+  }
 }

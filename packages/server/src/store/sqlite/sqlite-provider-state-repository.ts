@@ -1,4 +1,5 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-cipher';
 import type { ProviderStateRepository } from '../provider-state-repository';
 import type { SqliteExecutor } from './executor';
 import { providerState } from './schema-provider-state';
@@ -11,26 +12,30 @@ function keyStartsWith(prefix: string): SQL {
 /** {@link ProviderStateRepository} on SQLite. */
 export class SqliteProviderStateRepository implements ProviderStateRepository {
   /** Creates the repository over an executor. */
-  constructor(private readonly run: SqliteExecutor) {}
+  constructor(
+    private readonly run: SqliteExecutor,
+    private readonly cipher: FieldCipher,
+  ) {}
 
   get(instanceId: string, key: string): Promise<string | undefined> {
-    return this.run(
-      (db) =>
-        db
-          .select({ value: providerState.value })
-          .from(providerState)
-          .where(and(eq(providerState.instanceId, instanceId), eq(providerState.key, key)))
-          .get()?.value,
-    );
+    return this.run((db) => {
+      const value = db
+        .select({ value: providerState.value })
+        .from(providerState)
+        .where(and(eq(providerState.instanceId, instanceId), eq(providerState.key, key)))
+        .get()?.value;
+      return value === undefined ? undefined : this.cipher.decrypt(value);
+    });
   }
 
   set(instanceId: string, key: string, value: string): Promise<void> {
+    const sealed = this.cipher.encrypt(value);
     return this.run((db) => {
       db.insert(providerState)
-        .values({ instanceId, key, value })
+        .values({ instanceId, key, value: sealed })
         .onConflictDoUpdate({
           target: [providerState.instanceId, providerState.key],
-          set: { value },
+          set: { value: sealed },
         })
         .run();
     });

@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
-import type { Repositories, Store, UnitOfWork } from '../store';
+import { type ResolvedEncryptionKey, resolveEncryptionKey } from '../../crypto/encryption-key';
+import { FieldCipher } from '../../crypto/field-cipher';
+import type { Repositories, Store, StoreEncryption, UnitOfWork } from '../store';
 import { createOrm, migrateSqlite, openSqlite, type SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
+import { reencryptSecrets, sealLegacySecrets } from './sealed-columns';
 import { SerialLock } from './serial-lock';
 import { SqliteApiKeyRepository } from './sqlite-api-key-repository';
 import { SqliteCapabilityCacheRepository } from './sqlite-capability-cache-repository';
@@ -16,6 +19,7 @@ import { SqliteMessageAttemptRepository } from './sqlite-message-attempt-reposit
 import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repository';
 import { SqliteMessageRepository } from './sqlite-message-repository';
 import { SqliteNumberRepository } from './sqlite-number-repository';
+import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
 import { SqliteProviderStateRepository } from './sqlite-provider-state-repository';
 import { SqliteServerSecretRepository } from './sqlite-server-secret-repository';
 import { SqliteSignupCodeRepository } from './sqlite-signup-code-repository';
@@ -24,26 +28,27 @@ import { SqliteWebhookRepository } from './sqlite-webhook-repository';
 import { SqliteWhatsAppSessionRepository } from './sqlite-whatsapp-session-repository';
 import { withStatementCache } from './statement-cache';
 
-function repositories(run: SqliteExecutor): Repositories {
+function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
   return {
     customers: new SqliteCustomerRepository(run),
     apiKeys: new SqliteApiKeyRepository(run),
-    instances: new SqliteInstanceRepository(run),
+    instances: new SqliteInstanceRepository(run, cipher),
     numbers: new SqliteNumberRepository(run),
     messages: new SqliteMessageRepository(run),
     messageAttempts: new SqliteMessageAttemptRepository(run),
     messageReactions: new SqliteMessageReactionRepository(run),
     capabilityCache: new SqliteCapabilityCacheRepository(run),
-    providerState: new SqliteProviderStateRepository(run),
+    providerState: new SqliteProviderStateRepository(run, cipher),
     events: new SqliteEventRepository(run),
-    webhooks: new SqliteWebhookRepository(run),
-    deliveries: new SqliteDeliveryRepository(run),
+    webhooks: new SqliteWebhookRepository(run, cipher),
+    deliveries: new SqliteDeliveryRepository(run, cipher),
     conversations: new SqliteConversationRepository(run),
     whatsappSessions: new SqliteWhatsAppSessionRepository(run),
     storedAttachments: new SqliteStoredAttachmentRepository(run),
     signupCodes: new SqliteSignupCodeRepository(run),
     faceTimeCalls: new SqliteFaceTimeCallRepository(run),
-    serverSecrets: new SqliteServerSecretRepository(run),
+    serverSecrets: new SqliteServerSecretRepository(run, cipher),
+    providerEventReceipts: new SqliteProviderEventReceiptRepository(run),
   };
 }
 
@@ -153,22 +158,28 @@ export class SqliteStore implements Store {
   readonly signupCodes;
   readonly faceTimeCalls;
   readonly serverSecrets;
+  readonly providerEventReceipts;
+  readonly encryption: StoreEncryption;
   readonly #sqlite: Database.Database;
   readonly #orm: SqliteOrm;
   readonly #lock = new SerialLock();
   readonly #statements: TransactionStatements;
+  readonly #cipher: FieldCipher;
   /** Transactions waiting for the next group commit. */
   readonly #queued: QueuedUnit[] = [];
   #flushQueued = false;
   /** True from the start of a flush to its end: a transaction may be open on the connection. */
   #flushing = false;
 
-  /** Wraps an open connection (see {@link openSqliteStore}). */
-  constructor(sqlite: Database.Database) {
+  /** Wraps an open connection (see {@link openSqliteStore}); `key` encrypts its secrets. */
+  constructor(sqlite: Database.Database, key: ResolvedEncryptionKey) {
     this.#sqlite = sqlite;
     this.#orm = createOrm(withStatementCache(sqlite));
     this.#statements = new TransactionStatements(sqlite);
-    const repos = repositories((work) => this.#execute(work));
+    this.#cipher = new FieldCipher(key.key);
+    const { key: _key, ...source } = key;
+    this.encryption = { ...source, keyId: this.#cipher.keyId };
+    const repos = repositories((work) => this.#execute(work), this.#cipher);
     this.customers = repos.customers;
     this.apiKeys = repos.apiKeys;
     this.instances = repos.instances;
@@ -187,6 +198,7 @@ export class SqliteStore implements Store {
     this.signupCodes = repos.signupCodes;
     this.faceTimeCalls = repos.faceTimeCalls;
     this.serverSecrets = repos.serverSecrets;
+    this.providerEventReceipts = repos.providerEventReceipts;
   }
 
   /**
@@ -331,7 +343,7 @@ export class SqliteStore implements Store {
       ...repositories(async (statement) => {
         if (!open) throw new Error('Transaction already finished: its repositories are closed');
         return statement(this.#orm);
-      }),
+      }, this.#cipher),
       transaction: (inner) =>
         this.#runScope(inner, depth + 1, this.#statements.savepoint(`sp_${depth + 1}`), pending),
       afterCommit: (callback) => {
@@ -353,6 +365,12 @@ export class SqliteStore implements Store {
     }
   }
 
+  reencryptSecrets(newKey: Uint8Array): Promise<number> {
+    return this.#lock.run(() =>
+      reencryptSecrets(this.#sqlite, this.#cipher, new FieldCipher(newKey)),
+    );
+  }
+
   ping(): Promise<void> {
     return this.#lock.run(() => {
       this.#orm.get(sql`select 1`);
@@ -366,17 +384,31 @@ export class SqliteStore implements Store {
   }
 }
 
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /**
+   * The key of the database's secrets (SWITCHBOARD_ENCRYPTION_KEY); when unset, the key file
+   * next to the database (created on first open).
+   */
+  encryptionKey?: string | undefined;
+}
+
 /**
- * Opens the SQLite database at `path`, applies pending migrations and returns the store.
+ * Opens the SQLite database at `path`, applies pending migrations, checks the encryption key and
+ * encrypts secrets written before encryption existed, and returns the store.
+ * @throws {EncryptionKeyError} when the database was written with another key.
  * @example const store = openSqliteStore('./data/switchboard.db');
  */
-export function openSqliteStore(path: string): SqliteStore {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const sqlite = openSqlite(path);
+  let key: ResolvedEncryptionKey;
   try {
     migrateSqlite(createOrm(sqlite));
+    key = resolveEncryptionKey(options.encryptionKey, path);
+    sealLegacySecrets(sqlite, new FieldCipher(key.key));
   } catch (error) {
     sqlite.close();
     throw error;
   }
-  return new SqliteStore(sqlite);
+  return new SqliteStore(sqlite, key);
 }

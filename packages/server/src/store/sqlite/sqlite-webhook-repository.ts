@@ -1,5 +1,6 @@
 import type { EventType, WebhookEventSelector } from '@switchboard/contract';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-cipher';
 import {
   DuplicateWebhookError,
   eventSetKey,
@@ -15,8 +16,12 @@ import { cachedStatement } from './table-statements';
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
-function toRecord({ eventsKey: _eventsKey, ...row }: WebhookRow): WebhookRecord {
-  return row;
+/** The record of a row, its secret decrypted. */
+function recordOf(cipher: FieldCipher) {
+  return ({ eventsKey: _eventsKey, ...row }: WebhookRow): WebhookRecord => ({
+    ...row,
+    secret: cipher.decrypt(row.secret),
+  });
 }
 
 /** Runs a write, turning a hit on the active-uniqueness index into {@link DuplicateWebhookError}. */
@@ -72,14 +77,25 @@ const RESET_STREAK_SQL =
 /** {@link WebhookRepository} on SQLite. */
 export class SqliteWebhookRepository implements WebhookRepository {
   /** Creates the repository over an executor. */
-  constructor(private readonly run: SqliteExecutor) {}
+  readonly #toRecord: (row: WebhookRow) => WebhookRecord;
+
+  constructor(
+    private readonly run: SqliteExecutor,
+    private readonly cipher: FieldCipher,
+  ) {
+    this.#toRecord = recordOf(cipher);
+  }
 
   insert(webhook: WebhookRecord): Promise<void> {
     return this.run((db) => {
       guardUnique(() =>
         db
           .insert(webhooks)
-          .values({ ...webhook, eventsKey: eventSetKey(webhook.events) })
+          .values({
+            ...webhook,
+            secret: this.cipher.encrypt(webhook.secret),
+            eventsKey: eventSetKey(webhook.events),
+          })
           .run(),
       );
     });
@@ -92,20 +108,20 @@ export class SqliteWebhookRepository implements WebhookRepository {
         .from(webhooks)
         .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)))
         .get();
-      return row && toRecord(row);
+      return row && this.#toRecord(row);
     });
   }
 
   listByCustomer(customerId: string): Promise<WebhookRecord[]> {
     return this.run((db) =>
-      oldestFirst(db).where(eq(webhooks.customerId, customerId)).all().map(toRecord),
+      oldestFirst(db).where(eq(webhooks.customerId, customerId)).all().map(this.#toRecord),
     );
   }
 
   findOldestActive(customerId: string): Promise<WebhookRecord | undefined> {
     return this.run((db) => {
       const row = oldestActive(db).get({ customerId });
-      return row && toRecord(row);
+      return row && this.#toRecord(row);
     });
   }
 
@@ -129,20 +145,21 @@ export class SqliteWebhookRepository implements WebhookRepository {
           ),
         )
         .get();
-      return row && toRecord(row);
+      return row && this.#toRecord(row);
     });
   }
 
   listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
-    return this.run((db) => activeSubscribed(db).all({ customerId, type }).map(toRecord));
+    return this.run((db) => activeSubscribed(db).all({ customerId, type }).map(this.#toRecord));
   }
 
   update(customerId: string, id: string, changes: WebhookChanges): Promise<boolean> {
     return this.run((db) => {
-      const values =
-        changes.events === undefined
-          ? changes
-          : { ...changes, eventsKey: eventSetKey(changes.events) };
+      const values = {
+        ...changes,
+        ...(changes.events === undefined ? {} : { eventsKey: eventSetKey(changes.events) }),
+        ...(changes.secret === undefined ? {} : { secret: this.cipher.encrypt(changes.secret) }),
+      };
       const result = guardUnique(() =>
         db
           .update(webhooks)

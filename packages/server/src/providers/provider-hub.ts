@@ -1,6 +1,6 @@
 import type { Channel } from '@switchboard/contract';
-import type { MessagingProvider } from '../providers/provider';
-import type { ProviderInboundEvent } from '../providers/provider-events';
+import type { MessagingProvider } from './provider';
+import type { ProviderInboundEvent } from './provider-events';
 
 /** The context of an inbound provider event: which instance it came from. */
 export interface InboundContext {

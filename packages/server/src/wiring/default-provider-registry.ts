@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
+import { timerClockOf } from '../provider-runtime/timer-clock-of';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { createSimulatorFactory } from '../providers/simulator/simulator-factory';
-import { timerClockOf } from './timer-clock-of';
 
 /** Server-wide settings of the built-in adapters. */
 export interface DefaultProviderRegistryOptions {

@@ -9,13 +9,13 @@ import { MessageService } from '../domain/messages/message-service';
 import { SendTargetResolver } from '../domain/messages/send-target';
 import { MessageStatusUpdates } from '../domain/messages/status-updates';
 import type { EventRecorder } from '../events/event-recorder';
+import { type RuntimeLogger, RuntimeProviderHub } from '../provider-runtime/runtime-provider-hub';
 import type { ProviderRegistry } from '../providers/provider-registry';
 import { MessageDispatcher } from '../scheduler/message-dispatcher';
 import { MessageScheduler } from '../scheduler/message-scheduler';
 import type { Store } from '../store/store';
 import type { Workers } from '../workers';
 import { createDefaultProviderRegistry } from './default-provider-registry';
-import { type RuntimeLogger, RuntimeProviderHub } from './runtime-provider-hub';
 
 /** The messaging part of the services: providers, messages, capabilities and their workers. */
 export interface MessagingServices {
@@ -57,6 +57,8 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
       deps.providerRegistry ??
       createDefaultProviderRegistry({ simulatorStepMs: config.simulatorStepMs, clock }),
     healthIntervalMs: config.instanceHealthIntervalMs,
+    publicBaseUrl: config.publicBaseUrl,
+    dedupeRetentionMs: config.ingressDedupeRetentionMs,
   });
   const availability = new AvailabilityCache(store, providers, clock, config.capabilityCacheTtlMs);
   // The message service plugs in the chats side later; events read it when they are recorded.

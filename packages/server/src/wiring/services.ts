@@ -1,25 +1,23 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { ApiKeyService } from '../domain/api-keys/api-key-service';
+import { AttachmentSigner } from '../domain/attachments/attachment-signer';
+import { CustomerService } from '../domain/customers/customer-service';
+import { HealthService } from '../domain/health/health-service';
+import { IngressService } from '../domain/ingress/ingress-service';
+import { InstanceService } from '../domain/instances/instance-service';
+import { MessageViews } from '../domain/messages/message-view';
+import { NumberService } from '../domain/numbers/number-service';
+import { WebhookService } from '../domain/webhooks/webhook-service';
+import { InProcessEventBus } from '../events/event-bus';
+import { EventService } from '../events/event-service';
+import { EventStreamHub } from '../events/event-stream-hub';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import type { Store } from '../store/store';
+import type { HostResolver } from '../webhooks/safe-dispatcher';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
-import type { Clock } from './clock';
-import type { Config } from './config';
-import { ApiKeyService } from './domain/api-keys/api-key-service';
-import { AttachmentSigner } from './domain/attachments/attachment-signer';
-import { CustomerService } from './domain/customers/customer-service';
-import { HealthService } from './domain/health/health-service';
-import { InstanceService } from './domain/instances/instance-service';
-import { MessageViews } from './domain/messages/message-view';
-import { NumberService } from './domain/numbers/number-service';
-import { WebhookService } from './domain/webhooks/webhook-service';
-import { InProcessEventBus } from './events/event-bus';
-import { EventService } from './events/event-service';
-import { EventStreamHub } from './events/event-stream-hub';
-import {
-  createMessagingServices,
-  type MessagingServices,
-} from './provider-runtime/messaging-services';
-import type { ProviderRegistry } from './providers/provider-registry';
-import type { Store } from './store/store';
-import type { HostResolver } from './webhooks/safe-dispatcher';
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { createMessagingServices, type MessagingServices } from './messaging-services';
 
 /** The domain services the HTTP routes and the CLI call. */
 export interface Services {
@@ -29,6 +27,8 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** Provider instances. */
   instances: InstanceService;
+  /** The upstream ingress. */
+  ingress: IngressService;
   /** Sender numbers. */
   numbers: NumberService;
   /** The health report. */
@@ -115,7 +115,12 @@ export function createServices(
   return {
     customers: new CustomerService(store, clock),
     apiKeys: new ApiKeyService(store, clock),
-    instances: new InstanceService(store, clock),
+    instances: new InstanceService({
+      store,
+      clock,
+      lifecycle: messaging.providers,
+    }),
+    ingress: new IngressService(store, messaging.providers),
     numbers: new NumberService(store, clock),
     health: new HealthService(store, clock),
     events,
