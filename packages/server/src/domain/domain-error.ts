@@ -8,13 +8,14 @@ import { ERROR_CODES, type ErrorCode } from '@switchboard/contract';
 export class DomainError extends Error {
   override name = 'DomainError';
 
-  /** Creates an error answered as `code` with `message`. */
+  /** Creates an error answered as `code` with `message`; `cause` keeps what it stands for. */
   constructor(
     /** The error code from the contract's registry. */
     readonly code: ErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   /** The HTTP status that goes with {@link code}. */

@@ -1,7 +1,8 @@
-import type { Channel } from '@switchboard/contract';
+import type { Channel, InstancePacing } from '@switchboard/contract';
 import type { Clock } from '../clock';
 import { DomainError } from '../domain/domain-error';
 import { ingressUrlOf } from '../domain/instances/instance-view';
+import { type EffectivePacing, effectivePacing } from '../domain/messages/instance-pacer';
 import type { MessagingProvider, ProviderHealth, ProviderLogger } from '../providers/provider';
 import { ProviderError } from '../providers/provider-error';
 import type { ProviderInboundEvent, ProviderInboundEventKind } from '../providers/provider-events';
@@ -49,10 +50,11 @@ const silentLogger: RuntimeLogger = {
   child: () => silentLogger,
 };
 
-/** A started provider and what its events are tagged with. */
+/** A started provider, what its events are tagged with, and how fast it may send. */
 interface RunningInstance {
   provider: MessagingProvider;
   context: InboundContext;
+  pacing: EffectivePacing;
 }
 
 /** A handler of any kind, as stored in the dispatch table. */
@@ -107,6 +109,11 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
 
   async provider(instanceId: string): Promise<MessagingProvider> {
     return (await this.#running(instanceId)).provider;
+  }
+
+  /** The send rate and concurrency of an instance (started on first use). */
+  async pacing(instanceId: string): Promise<EffectivePacing> {
+    return (await this.#running(instanceId)).pacing;
   }
 
   /** The context (name, adapter, channels) of a started instance. */
@@ -282,7 +289,11 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       logger,
       webhookUrl: ingressUrlOf(this.#options.publicBaseUrl, instance),
     });
-    return { provider, context };
+    const pacing = effectivePacing(
+      instance.provider,
+      (instance.config as { pacing?: InstancePacing }).pacing,
+    );
+    return { provider, context, pacing };
   }
 
   async #dispatch(

@@ -202,8 +202,9 @@ export interface ProviderAvailability {
   /** The address asked about. */
   address: string;
   /**
-   * Reachability per channel, only for channels this provider serves: the gateway merges the
-   * answers of the instances serving each channel.
+   * Reachability per channel, only for channels this provider serves: `true` (yes), `false` (no),
+   * absent (unknown: the send routes and lets the upstream decide). The gateway merges the answers
+   * of the instances serving each channel.
    */
   channels: Partial<Record<Channel, boolean>>;
   /** FaceTime reachability, from providers that know it (the iMessage instance). */
@@ -214,6 +215,11 @@ export interface ProviderAvailability {
   focusMode?: string;
   /** When the provider probed it (epoch milliseconds). */
   checkedAt: number;
+  /**
+   * True when the answer reflects a degraded upstream (BlueBubbles' helper disconnected, a
+   * WhatsApp session not connected) rather than the recipient: it is used, never cached.
+   */
+  transient?: boolean;
 }
 
 /** A health value of a provider instance. */

@@ -1,6 +1,6 @@
 import type { MessageStatus } from '@switchboard/contract';
 import type { Clock } from '../clock';
-import type { MessageDelivery } from '../domain/messages/message-delivery';
+import type { DeliveryTurn, MessageDelivery } from '../domain/messages/message-delivery';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
 import { PeriodicTask } from './periodic-task';
@@ -63,7 +63,10 @@ export class MessageDispatcher implements Worker {
   readonly name = 'message-dispatcher';
   readonly #options: MessageDispatcherOptions;
   readonly #concurrency: number;
-  readonly #waiting = new Set<string>();
+  /** Messages to start, and whether each holds its pacing reservation already. */
+  readonly #waiting = new Map<string, boolean>();
+  /** Messages told to come back later (paced, or waiting for their upstream): not swept. */
+  readonly #deferred = new Set<string>();
   readonly #running = new Map<string, Promise<void>>();
   readonly #sweep: PeriodicTask;
   #stopped = true;
@@ -105,8 +108,8 @@ export class MessageDispatcher implements Worker {
 
   /** Announces a queued message: it is handed to its provider as soon as a slot is free. */
   enqueue(messageId: string): void {
-    if (this.#stopped || this.#running.has(messageId)) return;
-    this.#waiting.add(messageId);
+    if (this.#stopped || this.#running.has(messageId) || this.#deferred.has(messageId)) return;
+    if (!this.#waiting.has(messageId)) this.#waiting.set(messageId, false);
     this.#schedulePump();
   }
 
@@ -114,6 +117,7 @@ export class MessageDispatcher implements Worker {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#waiting.clear();
+    this.#deferred.clear();
     await this.#recovery;
     await this.#sweep.stop();
     while (this.#running.size > 0) await Promise.all([...this.#running.values()]);
@@ -137,7 +141,7 @@ export class MessageDispatcher implements Worker {
 
   #pump(): void {
     let started = 0;
-    for (const id of this.#waiting) {
+    for (const [id, reserved] of this.#waiting) {
       if (this.#running.size >= this.#concurrency) return;
       if (started === STARTS_PER_TURN) {
         this.#schedulePump();
@@ -146,12 +150,15 @@ export class MessageDispatcher implements Worker {
       this.#waiting.delete(id);
       if (this.#running.has(id)) continue;
       started += 1;
-      this.#run(id, () => this.#options.delivery.deliverQueued(id));
+      this.#run(id, () => this.#options.delivery.deliverQueued(id, reserved));
     }
   }
 
-  #run(id: string, work: () => Promise<void>): void {
+  #run(id: string, work: () => Promise<DeliveryTurn | undefined>): void {
     const running = work()
+      .then((turn) => {
+        if (turn) this.#deferUntil(id, turn);
+      })
       .catch((error: unknown) =>
         this.#logger.error({ err: error, messageId: id }, 'message delivery failed'),
       )
@@ -160,6 +167,17 @@ export class MessageDispatcher implements Worker {
         this.#schedulePump();
       });
     this.#running.set(id, running);
+  }
+
+  /** Takes the message up again once `turn.resume` settles, keeping its pacing reservation. */
+  #deferUntil(id: string, turn: NonNullable<DeliveryTurn>): void {
+    this.#deferred.add(id);
+    void turn.resume.then(() => {
+      this.#deferred.delete(id);
+      if (this.#stopped || this.#running.has(id)) return;
+      this.#waiting.set(id, turn.reserved);
+      this.#schedulePump();
+    });
   }
 
   async #sweepQueued(): Promise<void> {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AvailabilityCache } from '../domain/capabilities/availability-cache';
 import { CapabilityService } from '../domain/capabilities/capability-service';
+import { InstancePacer } from '../domain/messages/instance-pacer';
 import { MessageActions } from '../domain/messages/message-actions';
 import { MessageDelivery } from '../domain/messages/message-delivery';
 import { MessageEvents } from '../domain/messages/message-events';
@@ -72,6 +73,10 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     events,
     statusUpdates,
     clock,
+    pacingOf: (instanceId) => providers.pacing(instanceId),
+    pacer: new InstancePacer(),
+    retryWindowMs: config.providerRetryWindowMs,
+    retryBaseMs: config.providerRetryBaseMs,
   });
   const messageDispatcher = new MessageDispatcher({
     store,
@@ -83,7 +88,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
   messages = new MessageService({
     store,
     clock,
-    targets: new SendTargetResolver(store, availability),
+    targets: new SendTargetResolver(store, availability, config.reachabilityBudgetMs),
     events,
     onQueued: (id) => messageDispatcher.enqueue(id),
   });

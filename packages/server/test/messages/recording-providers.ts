@@ -11,6 +11,8 @@ import type { SimulatorProvider } from '../../src/providers/simulator/simulator-
 export interface ProviderCalls {
   /** Every send attempt, in order. */
   sends: ProviderSendRequest[];
+  /** When each send attempt reached the upstream (epoch milliseconds, real time). */
+  sendTimes: { messageId: string; at: number }[];
   /** Every reaction. */
   reactions: ProviderReactRequest[];
   /** The simulator instances built, by instance name (their sandboxes make the world act). */
@@ -22,7 +24,7 @@ export interface ProviderCalls {
  * double of an upstream HTTP API would: the simulator still does all the work.
  */
 export function recordingRegistry(): { registry: ProviderRegistry; calls: ProviderCalls } {
-  const calls: ProviderCalls = { sends: [], reactions: [], simulators: new Map() };
+  const calls: ProviderCalls = { sends: [], sendTimes: [], reactions: [], simulators: new Map() };
   const simulator = createSimulatorFactory({ stepMs: 0 });
   const registry = new ProviderRegistry().register({
     provider: simulator.provider,
@@ -35,6 +37,7 @@ export function recordingRegistry(): { registry: ProviderRegistry; calls: Provid
           if (property === 'send') {
             return (request: ProviderSendRequest) => {
               calls.sends.push(request);
+              calls.sendTimes.push({ messageId: request.messageId, at: Date.now() });
               return target.send(request);
             };
           }

@@ -15,7 +15,8 @@ export interface CachedAvailability {
 /**
  * Which channels an instance reaches an address on, asked of its provider and cached per
  * customer, instance and address for `ttlMs` (`CAPABILITY_CACHE_TTL_MS`): capability checks and
- * the send's reachability rule share it.
+ * the send's reachability rule share it. Answers the provider marks `transient` (a degraded
+ * upstream) and failed probes are never cached.
  */
 export class AvailabilityCache {
   /** A cache over `store`, asking `providers` on a miss. */
@@ -50,6 +51,8 @@ export class AvailabilityCache {
     } catch (error) {
       throw toDomainError(error);
     }
+    // Only definite answers are kept: an answer caused by a degraded upstream is used once.
+    if (availability.transient) return { availability, cached: false };
     await this.store.capabilityCache.put({
       customerId,
       instanceId,

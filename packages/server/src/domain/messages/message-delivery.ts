@@ -10,6 +10,7 @@ import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
+import type { EffectivePacing, InstancePacer } from './instance-pacer';
 import type { MessageEvents } from './message-events';
 import { patchOf } from './message-record';
 import { destinationOf, providerRefOf } from './provider-message-ref';
@@ -38,6 +39,28 @@ export interface MessageDeliveryOptions {
   statusUpdates: MessageStatusUpdates;
   /** The time source. */
   clock: Clock;
+  /** The send rate and concurrency of an instance (starting it when it is not running). */
+  pacingOf: (instanceId: string) => Promise<EffectivePacing>;
+  /** Paces sends per instance and sender number. */
+  pacer: InstancePacer;
+  /** How long messages wait for an upstream that is down before failing (`PROVIDER_RETRY_WINDOW_MS`). */
+  retryWindowMs: number;
+  /** The first delay between tries of an upstream that is down (`PROVIDER_RETRY_BASE_MS`). */
+  retryBaseMs: number;
+}
+
+/** The longest wait between two tries of an upstream that is down. */
+const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
+
+/**
+ * What became of a delivery turn: nothing to do later (`undefined`), or the message is still
+ * `queued` and comes back once `resume` settles, its pacing reservation kept when `reserved`.
+ */
+export type DeliveryTurn = { resume: Promise<void>; reserved: boolean } | undefined;
+
+/** A promise that settles after `ms` without holding the process open. */
+function after(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /**
@@ -51,15 +74,83 @@ export class MessageDelivery {
   /** Delivery over the given dependencies. */
   constructor(private readonly options: MessageDeliveryOptions) {}
 
-  /** Claims a `queued` message (queued → pending) and delivers it; another worker's claim wins. */
-  async deliverQueued(messageId: string): Promise<void> {
-    const claimed = await this.options.store.transaction((tx) =>
-      tx.messages.transition(messageId, ['queued'], {
-        status: 'pending',
-        updatedAt: new Date(this.options.clock.now()),
-      }),
+  /**
+   * Takes a `queued` message when its instance's pacing allows: reserves its sender's next
+   * instant (unless `reserved` already) and one of the instance's slots, claims it (queued →
+   * pending; another worker's claim wins) and delivers it. When it must wait (its instant is
+   * later, every slot is busy, the upstream is down) it stays `queued` and the answer says when
+   * to come back, so a waiting message holds no worker.
+   */
+  async deliverQueued(messageId: string, reserved = false): Promise<DeliveryTurn> {
+    const { store, pacer, clock } = this.options;
+    const message = await store.messages.findByIdInAnyCustomer(messageId);
+    if (message?.status !== 'queued') return undefined;
+    let pacing: EffectivePacing;
+    try {
+      pacing = await this.options.pacingOf(message.instanceId);
+    } catch (error) {
+      return this.#upstreamDown(message, error, 'queued');
+    }
+    if (!reserved) {
+      const wait = pacer.reserve(message.instanceId, message.from, pacing, clock.now());
+      if (wait > 0) return { resume: after(wait), reserved: true };
+    }
+    const slot = pacer.tryAcquire(message.instanceId, pacing);
+    if (!slot) return { resume: pacer.whenFree(message.instanceId), reserved: true };
+    try {
+      const claimed = await store.transaction((tx) =>
+        tx.messages.transition(messageId, ['queued'], {
+          status: 'pending',
+          updatedAt: new Date(clock.now()),
+        }),
+      );
+      return claimed ? await this.#drive(messageId) : undefined;
+    } finally {
+      slot.release();
+    }
+  }
+
+  /**
+   * The upstream of `message` cannot be reached (`error`, retryable) or refused it for good: a
+   * retryable error within the retry window puts the message back to `queued` (from `from`) and
+   * answers when to try again, backing off as long as the upstream has been down (at least
+   * `retryBaseMs`, at most 5 minutes); anything else fails the message with the reason.
+   */
+  async #upstreamDown(
+    message: MessageRecord,
+    error: unknown,
+    from: 'queued' | 'pending',
+  ): Promise<DeliveryTurn> {
+    const { clock, retryWindowMs, retryBaseMs } = this.options;
+    const now = clock.now();
+    const since = lastQueuedAt(message) ?? message.createdAt.getTime();
+    const elapsed = now - since;
+    const retryable = isProviderError(error) && error.retryable;
+    if (retryable && elapsed < retryWindowMs) {
+      if (from === 'pending') {
+        await this.options.store.transaction((tx) =>
+          tx.messages.transition(message.id, ['pending'], {
+            status: 'queued',
+            updatedAt: new Date(now),
+          }),
+        );
+      }
+      const delay = Math.min(Math.max(elapsed, retryBaseMs), MAX_RETRY_DELAY_MS, retryWindowMs);
+      return { resume: after(delay), reserved: false };
+    }
+    const reason = errorText(error);
+    await this.#fail(
+      message,
+      {
+        channel: message.channel,
+        code: isProviderError(error) ? error.code : 'INTERNAL_ERROR',
+        message: retryable
+          ? `The upstream was unreachable for ${Math.round(elapsed / 1000)} s, longer than the retry window: ${reason}`
+          : `The sending instance is unavailable: ${reason}`,
+      },
+      from,
     );
-    if (claimed) await this.#drive(messageId, false);
+    return undefined;
   }
 
   /**
@@ -74,7 +165,8 @@ export class MessageDelivery {
       await this.reconcile(messageId);
       return;
     }
-    await this.#drive(messageId, true);
+    // A message that must wait goes back to `queued`, where the dispatcher's sweep finds it.
+    await this.#drive(messageId);
   }
 
   /**
@@ -102,15 +194,16 @@ export class MessageDelivery {
     });
   }
 
-  async #drive(messageId: string, resuming: boolean): Promise<void> {
+  async #drive(messageId: string): Promise<DeliveryTurn> {
     const { store } = this.options;
     const message = await store.messages.findByIdInAnyCustomer(messageId);
-    if (message?.status !== 'pending') return;
+    if (message?.status !== 'pending') return undefined;
     const plan = channelsToTry(message);
     let start = 0;
-    // A resumed attempt already has its attempt row (and fallback event): send it again as is.
+    // An attempt already recorded (a crashed worker's, or one that waited for its upstream) is
+    // sent again as is: same attempt id, so an upstream that dedupes on it sends it once.
     let resumed: Channel | undefined;
-    if (resuming && message.channel !== null && plan.includes(message.channel)) {
+    if (message.channel !== null && plan.includes(message.channel)) {
       const attempt = await store.messageAttempts.findById(
         attemptIdOf(message.id, message.retryCount, message.channel),
       );
@@ -126,12 +219,7 @@ export class MessageDelivery {
       provider = await this.options.providers.provider(message.instanceId);
       instanceChannels = provider.channels;
     } catch (error) {
-      await this.#fail(message, {
-        channel: message.channel,
-        code: 'INTERNAL_ERROR',
-        message: `The sending instance is unavailable: ${errorText(error)}`,
-      });
-      return;
+      return this.#upstreamDown(message, error, 'pending');
     }
 
     let departure: Departure | undefined;
@@ -150,15 +238,21 @@ export class MessageDelivery {
           };
           continue;
         }
-        if (!(await this.#startAttempt(message, channel, departure))) return;
+        if (!(await this.#startAttempt(message, channel, departure))) return undefined;
       }
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
       try {
         const request = await this.#request(message, channel, attemptId);
         const result = await provider.send(request);
         await this.#accepted(message.id, attemptId, result.externalId);
-        return;
+        return undefined;
       } catch (error) {
+        // The upstream is down (not the message refused): wait for it on this channel.
+        if (isProviderError(error) && error.retryable && !error.fallback) {
+          const current = await store.messages.findByIdInAnyCustomer(message.id);
+          if (current?.status !== 'pending') return undefined;
+          return this.#upstreamDown(current, error, 'pending');
+        }
         const reason: FallbackReason =
           isProviderError(error) && error.code === 'NO_CHANNEL_AVAILABLE'
             ? 'unavailable'
@@ -182,6 +276,7 @@ export class MessageDelivery {
         reported?.message ??
         `${message.to ?? message.providerChatId} cannot be reached on ${plan.join(', ')}`,
     });
+    return undefined;
   }
 
   /** Why `channel` cannot reach the recipient, or null when it may. */
@@ -273,14 +368,15 @@ export class MessageDelivery {
     });
   }
 
-  /** Fails a pending message with `message.failed`. */
+  /** Fails a message still in status `from` (pending by default) with `message.failed`. */
   async #fail(
     message: MessageRecord,
     failure: { channel: Channel | null; code: string; message: string },
+    from: 'queued' | 'pending' = 'pending',
   ): Promise<void> {
     await this.options.store.transaction(async (tx) => {
       const current = await tx.messages.findByIdInAnyCustomer(message.id);
-      if (current?.status !== 'pending') return;
+      if (current?.status !== from) return;
       const now = this.options.clock.now();
       const channel = failure.channel ?? current.channel;
       const failed: MessageRecord = {
@@ -357,6 +453,15 @@ export class MessageDelivery {
       ];
     });
   }
+}
+
+/** When the message was last queued: the start of its current delivery round. */
+function lastQueuedAt(message: MessageRecord): number | undefined {
+  for (let index = message.timeline.length - 1; index >= 0; index -= 1) {
+    const entry = message.timeline[index];
+    if (entry?.status === 'queued') return entry.at;
+  }
+  return undefined;
 }
 
 function errorText(error: unknown): string {

@@ -3,6 +3,7 @@ import type { InstanceRecord } from '../../store/instance-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
 import { DomainError } from '../domain-error';
+import { isRetryable } from '../provider-failure';
 import type { ChatSendResolver } from './chat-send-target';
 import { channelsToTry } from './routing-plan';
 
@@ -37,6 +38,7 @@ export class SendTargetResolver {
   constructor(
     private readonly store: Store,
     private readonly availability: AvailabilityCache,
+    private readonly budgetMs: number,
   ) {}
 
   /**
@@ -118,7 +120,10 @@ export class SendTargetResolver {
 
   /**
    * Refuses a send that no allowed channel can reach: a channel counts when the instance serves
-   * it and its provider says the recipient is on it (cached answers).
+   * it and its provider says the recipient is on it (cached answers). The provider has
+   * `budgetMs` to answer: a slower answer, or an upstream that cannot be asked (a retryable
+   * error), accepts the send and leaves the routing to the worker. Only a definite "no" on every
+   * allowed channel refuses it.
    */
   async #assertReachable(
     customerId: string,
@@ -132,13 +137,12 @@ export class SendTargetResolver {
     }).filter((channel) => instance.channels.includes(channel));
     const recipient = target.to ?? '';
     if (channels.length > 0 && target.pinnedChannel === null) {
-      const { availability } = await this.availability.lookup(
-        customerId,
-        instance.id,
-        recipient,
-        target.from,
+      const answer = await this.#withinBudget(
+        this.availability.lookup(customerId, instance.id, recipient, target.from),
       );
-      if (channels.some((channel) => availability.channels[channel] === true)) return;
+      if (answer === undefined) return;
+      const { channels: reach } = answer.availability;
+      if (channels.some((channel) => reach[channel] !== false)) return;
     } else if (channels.length > 0) {
       return;
     }
@@ -147,5 +151,28 @@ export class SendTargetResolver {
       'NO_CHANNEL_AVAILABLE',
       `${recipient} cannot be reached on ${tried}${target.fallback ? '' : ' (routing.fallback is false)'}`,
     );
+  }
+
+  /**
+   * The lookup's answer, or undefined when it takes longer than the budget or the upstream
+   * cannot be asked now (a retryable failure); other failures (an instance that cannot be
+   * built) reject as before.
+   */
+  async #withinBudget<T>(lookup: Promise<T>): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.budgetMs);
+      timer.unref();
+    });
+    // A late answer is still cached by the lookup, for the worker; its failure is the worker's.
+    lookup.catch(() => undefined);
+    try {
+      return await Promise.race([lookup, timeout]);
+    } catch (error) {
+      if (isRetryable(error)) return undefined;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -139,6 +139,7 @@ export class SimulatorProvider implements MessagingProvider {
   /** Accepts a send as the recipient table says; its steps follow one `stepMs` apart. */
   async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
     this.#serve(request, 'send');
+    this.sandbox.assertUpstreamUp();
     return this.#messages.send(request);
   }
 
@@ -212,6 +213,8 @@ export class SimulatorProvider implements MessagingProvider {
 
   /** Reachability by the recipient table, for the channels this instance serves. */
   async checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability> {
+    await this.sandbox.availabilityDelay();
+    this.sandbox.assertUpstreamUp();
     const behaviour = behaviourOf(request.address);
     const channels: Partial<Record<Channel, boolean>> = {};
     for (const channel of this.channels) channels[channel] = isReachable(behaviour, channel);

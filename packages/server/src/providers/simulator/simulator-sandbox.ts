@@ -395,14 +395,55 @@ export class SimulatorSandbox {
   }
 
   /** Makes health checks answer `status` with `warnings` (null: healthy again). */
+  #upstreamDown: string | undefined;
+  #availabilityDelayMs = 0;
+
   setHealth(
     health: { status: ProviderHealthStatus; warnings?: ProviderHealthWarning[] } | null,
   ): void {
     this.#health = health ? { status: health.status, warnings: health.warnings ?? [] } : undefined;
   }
 
+  /**
+   * Takes the simulated upstream down (`reason`: what its connection errors say) or back up
+   * (`null`): while down, sends and reachability probes fail as an unreachable upstream's do
+   * (retryable), and health checks answer `unhealthy`.
+   */
+  setUpstreamDown(reason: string | null): void {
+    this.#upstreamDown = reason ?? undefined;
+  }
+
+  /** Makes every reachability probe take `ms` before it answers (a slow upstream). */
+  setAvailabilityDelay(ms: number): void {
+    this.#availabilityDelayMs = ms;
+  }
+
+  /** Rejects as an unreachable upstream does while it is down. */
+  assertUpstreamUp(): void {
+    if (this.#upstreamDown !== undefined) {
+      throw new ProviderError('INTERNAL_ERROR', `upstream unreachable: ${this.#upstreamDown}`, {
+        retryable: true,
+      });
+    }
+  }
+
+  /** Waits as long as reachability probes are set to take. */
+  async availabilityDelay(): Promise<void> {
+    if (this.#availabilityDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.#availabilityDelayMs));
+    }
+  }
+
   /** What health checks answer now. */
   health(): Omit<ProviderHealth, 'checkedAt'> {
+    if (this.#upstreamDown !== undefined) {
+      return {
+        status: 'unhealthy',
+        warnings: [
+          { code: 'upstream_unreachable', message: `Upstream unreachable: ${this.#upstreamDown}` },
+        ],
+      };
+    }
     return this.#health ?? { status: 'healthy', warnings: [] };
   }
 
