@@ -14,7 +14,7 @@ export const attachmentsContract = c.router({
     path: '/v1/attachments/:id',
     summary: 'Download an attachment',
     description:
-      'The bytes of a stored attachment, with its Content-Type and a Content-Disposition carrying the file name. Reached through the `downloadUrl` of an inbound attachment, valid 1 hour; needs no API key. A bad or expired signature answers 403 `FORBIDDEN` in the JSON envelope.',
+      'The bytes of a stored attachment, with its Content-Type and a Content-Disposition carrying the file name: an inbound attachment (`att_…`, through its `downloadUrl`, valid 1 hour), or a `base64` attachment of a send (`media_…`, the URL handed to upstreams that fetch media by URL, valid 24 hours, gone with the message). Needs no API key. A bad or expired signature answers 403 `FORBIDDEN` in the JSON envelope.',
     pathParams: AttachmentPathParams,
     query: AttachmentDownloadQuery,
     responses: {

@@ -31,6 +31,11 @@ export interface ProviderOutboundAttachment {
   filename?: string;
   /** Send as a voice memo (iMessage audio message, WhatsApp push-to-talk), not a file. */
   isAudioMessage?: boolean;
+  /**
+   * For bytes: a signed, expiring (24 h), unguessable URL that serves them without an API key,
+   * for upstreams that only take media by URL (Twilio's `MediaUrl`).
+   */
+  publicUrl?: string;
 }
 
 /** A mention of a group member inside the text (honoured on WhatsApp group sends). */

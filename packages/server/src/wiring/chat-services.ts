@@ -108,7 +108,11 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       instanceHealth: deps.instanceHealth,
     }),
     inboundMessages,
-    attachmentDownloads: new AttachmentDownloads(attachmentSigner, store.storedAttachments),
+    attachmentDownloads: new AttachmentDownloads(
+      attachmentSigner,
+      store.storedAttachments,
+      store.messages,
+    ),
     chatLogger: logger,
     closeAttachmentFetches: () => dispatcher.close(),
   };

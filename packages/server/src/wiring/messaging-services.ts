@@ -1,5 +1,10 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import {
+  OUTBOUND_MEDIA_URL_TTL_SECONDS,
+  outboundMediaId,
+} from '../domain/attachments/attachment-download';
+import type { AttachmentSigner } from '../domain/attachments/attachment-signer';
 import { AvailabilityCache } from '../domain/capabilities/availability-cache';
 import { CapabilityService } from '../domain/capabilities/capability-service';
 import { InstancePacer } from '../domain/messages/instance-pacer';
@@ -46,6 +51,8 @@ export interface MessagingDependencies {
   events: EventRecorder;
   /** The adapters (default: the built-in ones); tests wrap them to observe provider calls. */
   providerRegistry?: ProviderRegistry;
+  /** Signs the public URLs of outbound attachment bytes. */
+  attachmentSigner: AttachmentSigner;
 }
 
 /** Builds the messaging services; nothing runs until {@link startMessaging}. */
@@ -77,6 +84,11 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     pacer: new InstancePacer(),
     retryWindowMs: config.providerRetryWindowMs,
     retryBaseMs: config.providerRetryBaseMs,
+    mediaUrlOf: (messageId, position) =>
+      deps.attachmentSigner.urlFor(
+        outboundMediaId(messageId, position),
+        OUTBOUND_MEDIA_URL_TTL_SECONDS,
+      ),
   });
   const messageDispatcher = new MessageDispatcher({
     store,

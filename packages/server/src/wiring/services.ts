@@ -110,6 +110,7 @@ export function createServices(
     clock,
     config,
     events,
+    attachmentSigner,
     ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
   });
   return {

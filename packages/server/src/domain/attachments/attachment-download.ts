@@ -1,6 +1,20 @@
+import type { MessageRepository } from '../../store/message-repository';
 import type { StoredAttachmentRepository } from '../../store/stored-attachment-repository';
 import { DomainError } from '../domain-error';
 import type { AttachmentSigner } from './attachment-signer';
+
+/**
+ * How long the URL of an outbound attachment's bytes stays valid: 24 hours, as an upstream may
+ * fetch media when it actually sends (a queued MMS), not when it accepted the message.
+ */
+export const OUTBOUND_MEDIA_URL_TTL_SECONDS = 24 * 60 * 60;
+
+/** The download id of the bytes of a sent message's attachment: `media_<message id>_<position>`. */
+export function outboundMediaId(messageId: string, position: number): string {
+  return `media_${messageId}_${position}`;
+}
+
+const OUTBOUND_MEDIA_ID = /^media_(msg_[0-9a-f-]{36})_(\d{1,3})$/;
 
 /** The bytes of an attachment and how to serve them. */
 export interface AttachmentDownload {
@@ -13,14 +27,17 @@ export interface AttachmentDownload {
 }
 
 /**
- * Serves `GET /v1/attachments/:id`: the signature is the credential (no API key), checked before
- * the attachment is looked up, so an unsigned probe learns nothing about which ids exist.
+ * Serves `GET /v1/attachments/:id`: the bytes of inbound attachments (`att_…`) and of the
+ * `base64` attachments of sends (`media_…`, for upstreams that fetch media by URL). The signature
+ * is the credential (no API key), checked before anything is looked up, so an unsigned probe
+ * learns nothing about which ids exist.
  */
 export class AttachmentDownloads {
-  /** Downloads checked by `signer`, read from `attachments`. */
+  /** Downloads checked by `signer`, read from `attachments` and the messages' stored bytes. */
   constructor(
     private readonly signer: AttachmentSigner,
     private readonly attachments: StoredAttachmentRepository,
+    private readonly messages: Pick<MessageRepository, 'findByIdInAnyCustomer' | 'attachmentData'>,
   ) {}
 
   /**
@@ -42,9 +59,28 @@ export class AttachmentDownloads {
         'The download URL has expired (they are valid one hour); fetch the message again for a fresh one',
       );
     }
+    const outbound = OUTBOUND_MEDIA_ID.exec(request.id);
+    if (outbound?.[1] && outbound[2])
+      return this.#outbound(request.id, outbound[1], Number(outbound[2]));
     const attachment = await this.attachments.findById(request.id);
     if (!attachment) throw new DomainError('NOT_FOUND', `No attachment ${request.id} exists`);
     return { mimeType: attachment.mimeType, filename: attachment.filename, data: attachment.data };
+  }
+
+  /** The stored bytes of a send's attachment; gone with the message. */
+  async #outbound(id: string, messageId: string, position: number): Promise<AttachmentDownload> {
+    const message = await this.messages.findByIdInAnyCustomer(messageId);
+    const attachment = message?.attachments.find((a) => a.position === position);
+    const data =
+      message && message.deletedAt === null && attachment?.hasData
+        ? (await this.messages.attachmentData(messageId)).get(position)
+        : undefined;
+    if (!attachment || !data) throw new DomainError('NOT_FOUND', `No attachment ${id} exists`);
+    return {
+      mimeType: attachment.mimeType ?? 'application/octet-stream',
+      filename: attachment.filename,
+      data,
+    };
   }
 }
 

@@ -38,9 +38,9 @@ export class AttachmentSigner {
     this.#clock = clock;
   }
 
-  /** A download URL for the attachment `id`, valid one hour from now. */
-  async urlFor(id: string): Promise<string> {
-    const expires = Math.floor(this.#clock.now() / 1000) + DOWNLOAD_URL_TTL_SECONDS;
+  /** A download URL for the attachment `id`, valid `ttlSeconds` (one hour) from now. */
+  async urlFor(id: string, ttlSeconds = DOWNLOAD_URL_TTL_SECONDS): Promise<string> {
+    const expires = Math.floor(this.#clock.now() / 1000) + ttlSeconds;
     const signature = await this.#sign(id, expires);
     const query = new URLSearchParams({ expires: String(expires), signature });
     return `${this.#baseUrl}/v1/attachments/${encodeURIComponent(id)}?${query.toString()}`;

@@ -47,6 +47,8 @@ export interface MessageDeliveryOptions {
   retryWindowMs: number;
   /** The first delay between tries of an upstream that is down (`PROVIDER_RETRY_BASE_MS`). */
   retryBaseMs: number;
+  /** The signed public URL of a stored attachment's bytes (see `outboundMediaId`). */
+  mediaUrlOf: (messageId: string, position: number) => Promise<string>;
 }
 
 /** The longest wait between two tries of an upstream that is down. */
@@ -435,23 +437,26 @@ export class MessageDelivery {
     const data = message.attachments.some((attachment) => attachment.hasData)
       ? await this.options.store.messages.attachmentData(message.id)
       : new Map<number, Uint8Array>();
-    return message.attachments.flatMap((attachment): ProviderOutboundAttachment[] => {
+    const attachments: ProviderOutboundAttachment[] = [];
+    for (const attachment of message.attachments) {
       const bytes = data.get(attachment.position);
       const source = bytes
         ? { kind: 'bytes' as const, data: bytes }
         : attachment.url === null
           ? undefined
           : { kind: 'url' as const, url: attachment.url };
-      if (!source) return [];
-      return [
-        {
-          source,
-          mimeType: attachment.mimeType ?? 'application/octet-stream',
-          ...(attachment.filename === null ? {} : { filename: attachment.filename }),
-          ...(attachment.isAudioMessage ? { isAudioMessage: true } : {}),
-        },
-      ];
-    });
+      if (!source) continue;
+      attachments.push({
+        source,
+        mimeType: attachment.mimeType ?? 'application/octet-stream',
+        ...(attachment.filename === null ? {} : { filename: attachment.filename }),
+        ...(attachment.isAudioMessage ? { isAudioMessage: true } : {}),
+        ...(bytes
+          ? { publicUrl: await this.options.mediaUrlOf(message.id, attachment.position) }
+          : {}),
+      });
+    }
+    return attachments;
   }
 }
 
