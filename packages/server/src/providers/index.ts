@@ -24,6 +24,7 @@ export type {
   ProviderRenameGroupRequest,
   ProviderSendRequest,
   ProviderSendResult,
+  ProviderSentPart,
   ProviderStartContext,
   ProviderStatusSnapshot,
   ProviderTypingRequest,

@@ -104,10 +104,27 @@ export interface ProviderSendRequest extends ProviderOperation {
   createContact?: boolean;
 }
 
+/** One upstream message of a send that became several. */
+export interface ProviderSentPart {
+  /** The upstream's id of this part; its status events carry it. */
+  externalId: string;
+  /** What it carries: the text (and whatever rides with it), or one attachment. */
+  kind: 'text' | 'attachment';
+}
+
 /** What a provider answers when it accepted a send. */
 export interface ProviderSendResult {
-  /** The provider's id of the message; every status event of it carries this id. */
+  /**
+   * The provider's id of the message (of its text part, when it became several): edits, unsends,
+   * reactions and replies address it.
+   */
   externalId: string;
+  /**
+   * Every upstream message of the send, in order, when it became several (an SMS with three
+   * attachments is three MMS; Twilio takes ten media per message): the message is `sent` when
+   * all are, `delivered` when all are, `failed` when any is. Omitted for one upstream message.
+   */
+  parts?: readonly ProviderSentPart[];
   /** The provider chat the message went to, when the upstream tells (BlueBubbles, Baileys). */
   chatId?: string;
 }

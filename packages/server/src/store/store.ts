@@ -7,6 +7,7 @@ import type { EventRepository } from './event-repository';
 import type { FaceTimeCallRepository } from './facetime-call-repository';
 import type { InstanceRepository } from './instance-repository';
 import type { MessageAttemptRepository } from './message-attempt-repository';
+import type { MessagePartRepository } from './message-part-repository';
 import type { MessageReactionRepository } from './message-reaction-repository';
 import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
@@ -32,6 +33,8 @@ export interface Repositories {
   readonly messages: MessageRepository;
   /** Delivery attempts of messages (how provider status updates find their message). */
   readonly messageAttempts: MessageAttemptRepository;
+  /** The upstream parts of multi-part sends. */
+  readonly messageParts: MessagePartRepository;
   /** Reactions on messages, one per message per sender. */
   readonly messageReactions: MessageReactionRepository;
   /** Cached availability answers of providers. */

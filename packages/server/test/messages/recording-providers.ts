@@ -2,6 +2,7 @@ import type {
   MessagingProvider,
   ProviderReactRequest,
   ProviderSendRequest,
+  ProviderSendResult,
 } from '../../src/providers/provider';
 import { ProviderRegistry } from '../../src/providers/provider-registry';
 import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
@@ -11,6 +12,8 @@ import type { SimulatorProvider } from '../../src/providers/simulator/simulator-
 export interface ProviderCalls {
   /** Every send attempt, in order. */
   sends: ProviderSendRequest[];
+  /** What the upstream answered each accepted send, by message id. */
+  results: Map<string, ProviderSendResult>;
   /** When each send attempt reached the upstream (epoch milliseconds, real time). */
   sendTimes: { messageId: string; at: number }[];
   /** Every reaction. */
@@ -24,7 +27,13 @@ export interface ProviderCalls {
  * double of an upstream HTTP API would: the simulator still does all the work.
  */
 export function recordingRegistry(): { registry: ProviderRegistry; calls: ProviderCalls } {
-  const calls: ProviderCalls = { sends: [], sendTimes: [], reactions: [], simulators: new Map() };
+  const calls: ProviderCalls = {
+    sends: [],
+    results: new Map(),
+    sendTimes: [],
+    reactions: [],
+    simulators: new Map(),
+  };
   const simulator = createSimulatorFactory({ stepMs: 0 });
   const registry = new ProviderRegistry().register({
     provider: simulator.provider,
@@ -38,7 +47,10 @@ export function recordingRegistry(): { registry: ProviderRegistry; calls: Provid
             return (request: ProviderSendRequest) => {
               calls.sends.push(request);
               calls.sendTimes.push({ messageId: request.messageId, at: Date.now() });
-              return target.send(request);
+              return target.send(request).then((result) => {
+                calls.results.set(request.messageId, result);
+                return result;
+              });
             };
           }
           if (property === 'react') {

@@ -4,6 +4,7 @@ import type {
   MessagingProvider,
   ProviderOutboundAttachment,
   ProviderSendRequest,
+  ProviderSendResult,
 } from '../../providers/provider';
 import { isProviderError } from '../../providers/provider-error';
 import type { ProviderHub } from '../../providers/provider-hub';
@@ -246,7 +247,7 @@ export class MessageDelivery {
       try {
         const request = await this.#request(message, channel, attemptId);
         const result = await provider.send(request);
-        await this.#accepted(message.id, attemptId, result.externalId);
+        await this.#accepted(message, attemptId, result);
         return undefined;
       } catch (error) {
         // The upstream is down (not the message refused): wait for it on this channel.
@@ -352,10 +353,30 @@ export class MessageDelivery {
     });
   }
 
-  /** Records the provider id of an accepted attempt. */
-  async #accepted(messageId: string, attemptId: string, externalId: string): Promise<void> {
+  /** Records the provider id of an accepted attempt, and its parts when it became several. */
+  async #accepted(
+    sent: MessageRecord,
+    attemptId: string,
+    result: ProviderSendResult,
+  ): Promise<void> {
+    const messageId = sent.id;
+    const { externalId, parts = [] } = result;
     await this.options.store.transaction(async (tx) => {
       await tx.messageAttempts.setExternalId(attemptId, externalId);
+      if (parts.length > 1) {
+        await tx.messageParts.insertAll(
+          parts.map((part, partIndex) => ({
+            attemptId,
+            partIndex,
+            instanceId: sent.instanceId,
+            externalId: part.externalId,
+            kind: part.kind,
+            status: null,
+            errorCode: null,
+            errorMessage: null,
+          })),
+        );
+      }
       const attempt = await tx.messageAttempts.findById(attemptId);
       const message = await tx.messages.findByIdInAnyCustomer(messageId);
       if (

@@ -2,11 +2,26 @@ import type { Clock } from '../../clock';
 import type { ProviderFailure } from '../../providers/provider-error';
 import type { ProviderDeliveryStatus, ProviderStatusEvent } from '../../providers/provider-events';
 import type { InboundContext } from '../../providers/provider-hub';
+import type { MessagePartRecord } from '../../store/message-part-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { type MessageEvents, STATUS_EVENT } from './message-events';
 import { patchOf } from './message-record';
 import { statusesToRecord } from './message-status';
+
+/** Order of the statuses a part reaches; `failed` overtakes them all. */
+const PART_RANK: Record<ProviderDeliveryStatus, number> = {
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+};
+/** The aggregate status of parts whose least advanced one has this rank. */
+const STATUS_OF_RANK: Record<number, 'sent' | 'delivered' | 'read' | undefined> = {
+  1: 'sent',
+  2: 'delivered',
+  3: 'read',
+};
 
 /** A delivery status to apply to a message, from an event or a status look-up. */
 export interface DeliveryUpdate {
@@ -35,6 +50,11 @@ export class MessageStatusUpdates {
   /** The sink handler of `message.status` events. */
   readonly handle = async (event: ProviderStatusEvent, context: InboundContext): Promise<void> => {
     await this.store.transaction(async (tx) => {
+      const part = await tx.messageParts.findByExternalId(context.instanceId, event.externalId);
+      if (part) {
+        await this.#applyToPart(tx, part, event);
+        return;
+      }
       const byAttempt =
         event.attemptId === undefined
           ? undefined
@@ -63,6 +83,55 @@ export class MessageStatusUpdates {
       });
     });
   };
+
+  /**
+   * A status of one part of a multi-part send: recorded on the part (forward only), then the
+   * parts aggregate into the message: `failed` when any part failed (naming it), otherwise the
+   * least advanced status of them all (sent when all are sent, delivered when all are delivered).
+   */
+  async #applyToPart(
+    tx: UnitOfWork,
+    part: MessagePartRecord,
+    event: ProviderStatusEvent,
+  ): Promise<void> {
+    if (PART_RANK[event.status] <= (part.status === null ? 0 : PART_RANK[part.status])) return;
+    const attempt = await tx.messageAttempts.findById(part.attemptId);
+    const message = attempt && (await tx.messages.findByIdInAnyCustomer(attempt.messageId));
+    if (
+      !attempt ||
+      !message ||
+      message.retryCount !== attempt.attempt ||
+      message.channel !== attempt.channel
+    ) {
+      return;
+    }
+    const error = event.status === 'failed' ? event.error : null;
+    await tx.messageParts.updateStatus(part.attemptId, part.partIndex, event.status, error);
+    const parts = await tx.messageParts.listByAttempt(part.attemptId);
+    const externalId = message.externalId ?? attempt.externalId ?? event.externalId;
+    if (error) {
+      await this.apply(tx, message, {
+        status: 'failed',
+        externalId,
+        error: {
+          code: error.code,
+          message: `Part ${part.partIndex + 1} of ${parts.length} (${part.kind}) failed: ${error.message}`,
+        },
+      });
+      return;
+    }
+    const least = Math.min(
+      ...parts.map((p) =>
+        p.partIndex === part.partIndex
+          ? PART_RANK[event.status]
+          : p.status === null
+            ? 0
+            : PART_RANK[p.status],
+      ),
+    );
+    const status = STATUS_OF_RANK[least];
+    if (status) await this.apply(tx, message, { status, externalId });
+  }
 
   /** Applies `update` to `message` inside `tx`; returns the message as it now is. */
   async apply(

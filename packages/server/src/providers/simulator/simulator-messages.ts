@@ -73,24 +73,43 @@ export class SimulatorMessages {
         steps = outcome.steps;
         break;
     }
-    const message: SimulatedMessage = {
-      externalId: newExternalId(channel),
-      channel,
-      attemptId: request.attemptId,
-      to,
-      text: request.text,
-      steps,
-      reached: 0,
-      failure: undefined,
-      unsent: false,
-      cancelNext: undefined,
-    };
-    this.#messages.set(message.externalId, message);
-    this.#scheduleNextStep(message);
+    // Like a carrier: on sms every attachment is an MMS of its own (spec rule 5), the text
+    // riding with the first; every other send is one upstream message.
+    const attachments = request.attachments?.length ?? 0;
+    const count = channel === 'sms' && attachments > 1 ? attachments : 1;
+    const sent: SimulatedMessage[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const message: SimulatedMessage = {
+        externalId: newExternalId(channel),
+        channel,
+        attemptId: request.attemptId,
+        to,
+        text: index === 0 ? request.text : undefined,
+        steps,
+        reached: 0,
+        failure: undefined,
+        unsent: false,
+        cancelNext: undefined,
+      };
+      this.#messages.set(message.externalId, message);
+      sent.push(message);
+    }
+    for (const message of sent) this.#scheduleNextStep(message);
+    const [first] = sent;
+    if (!first) throw new Error('a send makes at least one message');
     const chatId = to.type === 'chat' ? to.chatId : directChatId(channel, to.address);
-    return chatId === undefined
-      ? { externalId: message.externalId }
-      : { externalId: message.externalId, chatId };
+    return {
+      externalId: first.externalId,
+      ...(count > 1
+        ? {
+            parts: sent.map((message, index) => ({
+              externalId: message.externalId,
+              kind: index === 0 && request.text ? ('text' as const) : ('attachment' as const),
+            })),
+          }
+        : {}),
+      ...(chatId === undefined ? {} : { chatId }),
+    };
   }
 
   /** Edits a sent iMessage: fails or times out for DD 70–79. */

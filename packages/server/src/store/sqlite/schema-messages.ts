@@ -145,3 +145,28 @@ export const messageReactions = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.messageId, table.sender] })],
 );
+
+/**
+ * The upstream messages of an attempt that became several (an SMS with three attachments is three
+ * MMS): each part's provider id and furthest status, which aggregate into the message's status.
+ * Attempts of one upstream message have no rows here.
+ */
+export const messageParts = sqliteTable(
+  'message_parts',
+  {
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => messageAttempts.attemptId),
+    partIndex: integer('part_index').notNull(),
+    instanceId: text('instance_id').notNull(),
+    externalId: text('external_id').notNull(),
+    kind: text('kind').$type<'text' | 'attachment'>().notNull(),
+    status: text('status').$type<'sent' | 'delivered' | 'read' | 'failed'>(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.attemptId, table.partIndex] }),
+    index('message_parts_instance_external_idx').on(table.instanceId, table.externalId),
+  ],
+);

@@ -16,6 +16,7 @@ import { SqliteEventRepository } from './sqlite-event-repository';
 import { SqliteFaceTimeCallRepository } from './sqlite-facetime-call-repository';
 import { SqliteInstanceRepository } from './sqlite-instance-repository';
 import { SqliteMessageAttemptRepository } from './sqlite-message-attempt-repository';
+import { SqliteMessagePartRepository } from './sqlite-message-part-repository';
 import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repository';
 import { SqliteMessageRepository } from './sqlite-message-repository';
 import { SqliteNumberRepository } from './sqlite-number-repository';
@@ -36,6 +37,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     numbers: new SqliteNumberRepository(run),
     messages: new SqliteMessageRepository(run),
     messageAttempts: new SqliteMessageAttemptRepository(run),
+    messageParts: new SqliteMessagePartRepository(run),
     messageReactions: new SqliteMessageReactionRepository(run),
     capabilityCache: new SqliteCapabilityCacheRepository(run),
     providerState: new SqliteProviderStateRepository(run, cipher),
@@ -146,6 +148,7 @@ export class SqliteStore implements Store {
   readonly numbers;
   readonly messages;
   readonly messageAttempts;
+  readonly messageParts;
   readonly messageReactions;
   readonly capabilityCache;
   readonly providerState;
@@ -186,6 +189,7 @@ export class SqliteStore implements Store {
     this.numbers = repos.numbers;
     this.messages = repos.messages;
     this.messageAttempts = repos.messageAttempts;
+    this.messageParts = repos.messageParts;
     this.messageReactions = repos.messageReactions;
     this.capabilityCache = repos.capabilityCache;
     this.providerState = repos.providerState;

@@ -1,0 +1,58 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { MessagePartRecord, MessagePartRepository } from '../message-part-repository';
+import type { SqliteExecutor } from './executor';
+import { messageParts } from './schema-messages';
+
+/** {@link MessagePartRepository} on SQLite. */
+export class SqliteMessagePartRepository implements MessagePartRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: SqliteExecutor) {}
+
+  insertAll(parts: readonly MessagePartRecord[]): Promise<void> {
+    return this.run((db) => {
+      if (parts.length > 0)
+        db.insert(messageParts)
+          .values([...parts])
+          .onConflictDoNothing()
+          .run();
+    });
+  }
+
+  findByExternalId(instanceId: string, externalId: string): Promise<MessagePartRecord | undefined> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(messageParts)
+        .where(
+          and(eq(messageParts.instanceId, instanceId), eq(messageParts.externalId, externalId)),
+        )
+        .orderBy(desc(messageParts.attemptId))
+        .get(),
+    );
+  }
+
+  listByAttempt(attemptId: string): Promise<MessagePartRecord[]> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(messageParts)
+        .where(eq(messageParts.attemptId, attemptId))
+        .orderBy(asc(messageParts.partIndex))
+        .all(),
+    );
+  }
+
+  updateStatus(
+    attemptId: string,
+    partIndex: number,
+    status: NonNullable<MessagePartRecord['status']>,
+    error: { code: string; message: string } | null,
+  ): Promise<void> {
+    return this.run((db) => {
+      db.update(messageParts)
+        .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null })
+        .where(and(eq(messageParts.attemptId, attemptId), eq(messageParts.partIndex, partIndex)))
+        .run();
+    });
+  }
+}
