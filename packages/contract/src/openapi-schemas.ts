@@ -10,10 +10,7 @@ const SINGLE_SUBSCHEMA_KEYS = ['items', 'not', 'additionalProperties'] as const;
 const LIST_SUBSCHEMA_KEYS = ['allOf', 'anyOf', 'oneOf'] as const;
 
 /** Returns a copy of `schema` whose direct sub-schemas went through `map`. */
-export function mapSubSchemas(
-  schema: JsonObject,
-  map: (sub: JsonObject) => JsonObject,
-): JsonObject {
+function mapSubSchemas(schema: JsonObject, map: (sub: JsonObject) => JsonObject): JsonObject {
   const out: JsonObject = { ...schema };
   for (const key of SINGLE_SUBSCHEMA_KEYS) {
     const sub = out[key];

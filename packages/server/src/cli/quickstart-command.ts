@@ -12,7 +12,7 @@ import { emit } from './output';
 const DEMO_RECIPIENT = '+14155550105';
 
 /** The curl line that sends a first message with the new key. */
-export function firstMessageCurl(baseUrl: string, apiKey: string): string {
+function firstMessageCurl(baseUrl: string, apiKey: string): string {
   const body = JSON.stringify({ to: DEMO_RECIPIENT, content: { text: 'Hello from Switchboard!' } });
   return [
     `curl -X POST ${baseUrl}/v1/messages \\`,

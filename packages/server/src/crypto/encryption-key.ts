@@ -3,7 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { EncryptionKeyError } from './field-cipher';
 
 /** Where the key of a database comes from. */
-export type EncryptionKeySource = 'environment' | 'file' | 'memory';
+type EncryptionKeySource = 'environment' | 'file' | 'memory';
 
 /** The key that encrypts a database's secrets, and where it came from. */
 export interface ResolvedEncryptionKey {
@@ -40,7 +40,7 @@ export function generateEncryptionKey(): string {
 }
 
 /** The key file of a SQLite database: the database path plus `.key`. */
-export function keyFileOf(databasePath: string): string {
+function keyFileOf(databasePath: string): string {
   return `${databasePath}.key`;
 }
 

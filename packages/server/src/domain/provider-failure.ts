@@ -1,4 +1,4 @@
-import { isProviderError } from '../providers/provider-error';
+import { isProviderError } from '@switchboard/provider-kit';
 import { DomainError } from './domain-error';
 
 /**

@@ -6,9 +6,7 @@ import type { UnitOfWork } from '../store/store';
  * `timestamp`): `data` for envelope events; the flat fields for `facetime.*` events.
  * The recorder mints `id` (`evt_<uuid v7>`) and `timestamp` from the clock.
  */
-export type NewEventBody<T extends EventType> = T extends
-  | 'facetime.incoming'
-  | 'facetime.status_changed'
+type NewEventBody<T extends EventType> = T extends 'facetime.incoming' | 'facetime.status_changed'
   ? Omit<SwitchboardEventOf<T>, 'type' | 'eventId'>
   : SwitchboardEventOf<T> extends { data: infer D }
     ? { data: D }

@@ -18,7 +18,7 @@ export interface RequestAuth {
 const UNAUTHORIZED_MESSAGE = 'Missing or invalid credentials: send Authorization: Bearer <API key>';
 
 /** The token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: string | undefined): string | undefined {
+function bearerToken(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
   return match?.[1];
 }
@@ -28,7 +28,7 @@ function sha256(value: string): Buffer {
 }
 
 /** Compares two secrets in constant time (hashing first makes the lengths equal). */
-export function secretsMatch(presented: string, expected: string): boolean {
+function secretsMatch(presented: string, expected: string): boolean {
   return timingSafeEqual(sha256(presented), sha256(expected));
 }
 

@@ -3,7 +3,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 
 /** The contract route a request was matched to (ts-rest stores it in the route config). */
-export function contractRouteOf(request: FastifyRequest): AppRoute | undefined {
+function contractRouteOf(request: FastifyRequest): AppRoute | undefined {
   return (request.routeOptions.config as { tsRestRoute?: AppRoute }).tsRestRoute;
 }
 

@@ -21,7 +21,7 @@ export function ok<const S extends number, T>(
 }
 
 /** The failure envelope `{success: false, error: {code, message}, requestId}`. */
-export function failureBody(request: FastifyRequest, code: ErrorCode, message: string) {
+function failureBody(request: FastifyRequest, code: ErrorCode, message: string) {
   return { success: false as const, error: { code, message }, requestId: request.id };
 }
 

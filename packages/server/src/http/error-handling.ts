@@ -40,11 +40,7 @@ function fastifyErrorMessage(error: FastifyError, bodyLimit: number): string {
  * raises (malformed JSON, body too large, wrong content type) with the matching spec code, and
  * anything else as a 500 `INTERNAL_ERROR` whose details go to the log, never to the caller.
  */
-export function handleError(
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FastifyReply {
+function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (isDomainError(error)) {
     if (error.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
     else if (error.status >= 500) {

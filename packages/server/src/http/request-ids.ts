@@ -19,7 +19,7 @@ export function requestIdOf(raw: IncomingMessage): string {
 }
 
 /** A fresh correlation id, `cor_<32 lowercase hex>`. */
-export function newCorrelationId(): string {
+function newCorrelationId(): string {
   return `cor_${randomBytes(16).toString('hex')}`;
 }
 

@@ -3,7 +3,7 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import type { Config } from '../config';
 
 /** Log paths whose values never reach a log line: credentials in headers, bodies and config. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

@@ -1,13 +1,18 @@
 import type { Channel, InstancePacing } from '@switchboard/contract';
+import type {
+  MessagingProvider,
+  ProviderHealth,
+  ProviderInboundEvent,
+  ProviderInboundEventKind,
+  ProviderLogger,
+  ProviderRegistry,
+} from '@switchboard/provider-kit';
+import { ProviderError } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { DomainError } from '../domain/domain-error';
 import { ingressUrlOf } from '../domain/instances/instance-view';
 import { type EffectivePacing, effectivePacing } from '../domain/messages/instance-pacer';
-import type { MessagingProvider, ProviderHealth, ProviderLogger } from '../providers/provider';
-import { ProviderError } from '../providers/provider-error';
-import type { ProviderInboundEvent, ProviderInboundEventKind } from '../providers/provider-events';
 import type { InboundContext, InboundHandler, ProviderHub } from '../providers/provider-hub';
-import type { ProviderRegistry } from '../providers/provider-registry';
 import { PeriodicTask } from '../scheduler/periodic-task';
 import type { InstanceHealth, InstanceRecord } from '../store/instance-repository';
 import type { Store } from '../store/store';

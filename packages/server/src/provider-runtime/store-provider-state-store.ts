@@ -1,4 +1,4 @@
-import type { ProviderStateStore } from '../providers/provider-state-store';
+import type { ProviderStateStore } from '@switchboard/provider-kit';
 import type { ProviderStateRepository } from '../store/provider-state-repository';
 
 /**

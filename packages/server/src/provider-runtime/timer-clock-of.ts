@@ -1,5 +1,5 @@
+import { systemTimerClock, type TimerClock } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
-import { systemTimerClock, type TimerClock } from '../providers/timer-clock';
 
 /**
  * The app's clock as a {@link TimerClock} for providers: a clock that can already schedule (a

@@ -1,6 +1,5 @@
 import type { Channel } from '@switchboard/contract';
-import type { MessagingProvider } from './provider';
-import type { ProviderInboundEvent } from './provider-events';
+import type { MessagingProvider, ProviderInboundEvent } from '@switchboard/provider-kit';
 
 /** The context of an inbound provider event: which instance it came from. */
 export interface InboundContext {

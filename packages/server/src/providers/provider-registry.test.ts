@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ProviderConfigError, ProviderRegistry } from '@switchboard/provider-kit';
+import { ManualTimerClock, startWithRecorder } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
-import { ManualTimerClock } from './manual-timer-clock';
-import { ProviderConfigError, ProviderRegistry } from './provider-registry';
-import { startWithRecorder } from './provider-test-support';
 import { createSimulatorFactory } from './simulator/simulator-factory';
 
 function registry(clock = new ManualTimerClock()) {

@@ -1,4 +1,4 @@
-import type { ProviderAvailability } from '../providers/provider';
+import type { ProviderAvailability } from '@switchboard/provider-kit';
 
 /** One cached availability answer. */
 export interface CapabilityCacheEntry {

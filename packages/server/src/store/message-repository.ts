@@ -145,7 +145,7 @@ export type MessagePatch = Partial<
 >;
 
 /** Where a newest-first page continues: after this (createdAt, id). */
-export interface CreatedCursor {
+interface CreatedCursor {
   /** `createdAt` of the last message of the previous page. */
   createdAt: Date;
   /** `id` of the last message of the previous page. */

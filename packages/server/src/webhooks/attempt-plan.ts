@@ -4,7 +4,7 @@ import { pendingDelivery } from './pending-delivery';
 import { nextAttemptDelay, type RetrySchedule } from './retry-schedule';
 
 /** What an attempt's outcome does to the webhook's exhausted-chain streak. */
-export type StreakEffect = 'reset' | 'exhausted' | 'unchanged';
+type StreakEffect = 'reset' | 'exhausted' | 'unchanged';
 
 /** Everything to record after one attempt. */
 export interface AttemptPlan {

@@ -1,4 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import {
+  type LoopbackReceiver,
+  type ReceivedRequest,
+  startLoopbackReceiver,
+} from '@switchboard/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   classifyStatus,
@@ -7,11 +12,6 @@ import {
   MAX_RESPONSE_BODY_BYTES,
 } from './delivery-client';
 import { createSafeDispatcher } from './safe-dispatcher';
-import {
-  type LoopbackReceiver,
-  type ReceivedRequest,
-  startLoopbackReceiver,
-} from './test-support/loopback-receiver';
 
 const dispatcher = createSafeDispatcher({ allowPrivate: true });
 const receivers: LoopbackReceiver[] = [];

@@ -20,10 +20,10 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = Object.freeze([
 const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
 
 /** Longest single step `parseRetrySchedule` accepts; longer is almost certainly a typo. */
-export const MAX_RETRY_STEP_MS = 7 * DAY;
+const MAX_RETRY_STEP_MS = 7 * DAY;
 
 /** Most retries `parseRetrySchedule` accepts. */
-export const MAX_RETRY_STEPS = 20;
+const MAX_RETRY_STEPS = 20;
 
 /** Thrown by {@link parseRetrySchedule} for a malformed schedule; the message names the bad item. */
 export class InvalidRetryScheduleError extends Error {

@@ -1,3 +1,4 @@
+import { type LoopbackReceiver, startLoopbackReceiver } from '@switchboard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliver } from './delivery-client';
 import {
@@ -8,7 +9,6 @@ import {
   resolvePublicAddresses,
   systemResolver,
 } from './safe-dispatcher';
-import { type LoopbackReceiver, startLoopbackReceiver } from './test-support/loopback-receiver';
 import { assertSafeUrl } from './url-guard';
 
 /** A resolver that gives scripted answers in turn (the last one repeats) and counts its calls. */

@@ -1,3 +1,4 @@
+import type { ProviderLogger } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AttachmentDownloads } from '../domain/attachments/attachment-download';
@@ -14,7 +15,6 @@ import { SandboxService, type SandboxServiceDeps } from '../domain/sandbox/sandb
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
 import type { EventRecorder } from '../events/event-recorder';
-import type { ProviderLogger } from '../providers/provider';
 import type { ProviderHub } from '../providers/provider-hub';
 import type { Store } from '../store/store';
 import { createSafeDispatcher } from '../webhooks/safe-dispatcher';

@@ -1,6 +1,6 @@
+import { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { timerClockOf } from '../provider-runtime/timer-clock-of';
-import { ProviderRegistry } from '../providers/provider-registry';
 import { createSimulatorFactory } from '../providers/simulator/simulator-factory';
 
 /** Server-wide settings of the built-in adapters. */

@@ -1,3 +1,4 @@
+import type { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import {
@@ -16,7 +17,6 @@ import { SendTargetResolver } from '../domain/messages/send-target';
 import { MessageStatusUpdates } from '../domain/messages/status-updates';
 import type { EventRecorder } from '../events/event-recorder';
 import { type RuntimeLogger, RuntimeProviderHub } from '../provider-runtime/runtime-provider-hub';
-import type { ProviderRegistry } from '../providers/provider-registry';
 import { MessageDispatcher } from '../scheduler/message-dispatcher';
 import { MessageScheduler } from '../scheduler/message-scheduler';
 import type { Store } from '../store/store';

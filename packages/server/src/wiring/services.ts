@@ -1,3 +1,4 @@
+import type { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { ApiKeyService } from '../domain/api-keys/api-key-service';
@@ -12,7 +13,6 @@ import { WebhookService } from '../domain/webhooks/webhook-service';
 import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
 import { EventStreamHub } from '../events/event-stream-hub';
-import type { ProviderRegistry } from '../providers/provider-registry';
 import type { Store } from '../store/store';
 import type { HostResolver } from '../webhooks/safe-dispatcher';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';

@@ -4,10 +4,10 @@ import type {
   SendMessageResult,
   SwitchboardEvent,
 } from '@switchboard/contract';
+import type { MessagingProvider, ProviderCreateGroupRequest } from '@switchboard/provider-kit';
+import { ProviderRegistry } from '@switchboard/provider-kit';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { MessagingProvider, ProviderCreateGroupRequest } from '../../src/providers/provider';
-import { ProviderRegistry } from '../../src/providers/provider-registry';
 import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
 import { assignNumber, createInstance } from '../support/admin-helpers';
 import {

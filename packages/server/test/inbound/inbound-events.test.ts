@@ -4,8 +4,8 @@ import type {
   SandboxInboundMessageResult,
   SendMessageResult,
 } from '@switchboard/contract';
+import { startLoopbackReceiver } from '@switchboard/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startLoopbackReceiver } from '../../src/webhooks/test-support/loopback-receiver';
 import {
   buildChatApp,
   type ChatTestApp,

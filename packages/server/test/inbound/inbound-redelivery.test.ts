@@ -1,6 +1,6 @@
 import type { MessageList } from '@switchboard/contract';
+import type { ProviderInboundMessageEvent } from '@switchboard/provider-kit';
 import { describe, expect, it } from 'vitest';
-import type { ProviderInboundMessageEvent } from '../../src/providers/provider-events';
 import type { InboundContext } from '../../src/providers/provider-hub';
 import { buildChatApp, IMESSAGE_CONTACT, OWN_NUMBER } from '../chats/chat-test-app';
 import { createInstance } from '../support/admin-helpers';

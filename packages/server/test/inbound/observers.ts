@@ -1,10 +1,7 @@
 import type { SwitchboardEvent } from '@switchboard/contract';
+import { type LoopbackReceiver, startLoopbackReceiver } from '@switchboard/testing';
 import type { FastifyInstance } from 'fastify';
 import { expect, onTestFinished } from 'vitest';
-import {
-  type LoopbackReceiver,
-  startLoopbackReceiver,
-} from '../../src/webhooks/test-support/loopback-receiver';
 import { eventually, type TestCustomer } from '../chats/chat-test-app';
 import { openEventStream } from '../support/event-stream-client';
 import { loopbackOrigin } from '../support/test-app';

@@ -3,8 +3,8 @@ import type {
   ProviderReactRequest,
   ProviderSendRequest,
   ProviderSendResult,
-} from '../../src/providers/provider';
-import { ProviderRegistry } from '../../src/providers/provider-registry';
+} from '@switchboard/provider-kit';
+import { ProviderRegistry } from '@switchboard/provider-kit';
 import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
 import type { SimulatorProvider } from '../../src/providers/simulator/simulator-provider';
 

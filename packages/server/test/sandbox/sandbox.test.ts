@@ -5,9 +5,9 @@ import type {
   SenderNumber,
   SendMessageResult,
 } from '@switchboard/contract';
+import type { MessagingProvider } from '@switchboard/provider-kit';
+import { ProviderRegistry } from '@switchboard/provider-kit';
 import { describe, expect, it } from 'vitest';
-import type { MessagingProvider } from '../../src/providers/provider';
-import { ProviderRegistry } from '../../src/providers/provider-registry';
 import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
 import {
   buildChatApp,

@@ -2,6 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  type LoopbackReceiver,
+  type ReceiverHandler,
+  startLoopbackReceiver,
+} from '@switchboard/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, onTestFinished } from 'vitest';
 import { buildApp } from '../../src/app';
@@ -9,11 +14,6 @@ import { ManualClock } from '../../src/clock';
 import { loadConfig } from '../../src/config';
 import type { RecordedEvent } from '../../src/events/event-recorder';
 import type { HostResolver } from '../../src/webhooks/safe-dispatcher';
-import {
-  type LoopbackReceiver,
-  type ReceiverHandler,
-  startLoopbackReceiver,
-} from '../../src/webhooks/test-support/loopback-receiver';
 import { createCustomerWithKey } from '../support/admin-helpers';
 import {
   ADMIN_TOKEN,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** The fixed prefix of every Switchboard API key. */
-export const API_KEY_PREFIX = 'sk_';
+const API_KEY_PREFIX = 'sk_';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 43 base62 characters carry 256 bits; the spec's floor is 128. */
@@ -42,7 +42,7 @@ export function hashApiKey(plaintext: string): string {
 }
 
 /** The part of a key that may be shown after creation. */
-export function displayPrefix(plaintext: string): string {
+function displayPrefix(plaintext: string): string {
   return plaintext.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 

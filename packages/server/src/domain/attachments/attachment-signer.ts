@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { ServerSecretRepository } from '../../store/server-secret-repository';
 
 /** How long a pre-signed download URL stays valid: one hour (spec). */
-export const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
+const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
 
 /** The name of the generated signing key in the server secrets. */
 const SECRET_NAME = 'attachment_signing_secret';

@@ -1,6 +1,6 @@
 import type { InboundAttachment } from '@switchboard/contract';
+import type { ProviderInboundAttachment } from '@switchboard/provider-kit';
 import { newUuid } from '../../ids';
-import type { ProviderInboundAttachment } from '../../providers/provider-events';
 import type { StoredAttachment } from '../../store/message-repository';
 import type { Repositories } from '../../store/store';
 import { AttachmentFetchError, type FetchedFile } from './attachment-fetcher';

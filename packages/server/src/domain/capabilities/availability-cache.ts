@@ -1,5 +1,5 @@
+import type { ProviderAvailability } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
-import type { ProviderAvailability } from '../../providers/provider';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { Store } from '../../store/store';
 import { toDomainError } from '../provider-failure';

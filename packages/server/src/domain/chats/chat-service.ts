@@ -11,10 +11,10 @@ import type {
   TypingResult,
 } from '@switchboard/contract';
 import { EMAIL_PATTERN } from '@switchboard/contract';
+import type { MessagingProvider } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
 import { newUuid } from '../../ids';
-import type { MessagingProvider } from '../../providers/provider';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { ConversationRecord } from '../../store/conversation-repository';
 import type { UnitOfWork } from '../../store/store';

@@ -7,7 +7,7 @@ import type { ReadyConversation } from './chat-views';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The customer's conversation named by a provider chat id or a conversationId, if any. */
-export async function lookupConversation(
+async function lookupConversation(
   repos: Repositories,
   customerId: string,
   chatIdOrConversationId: string,

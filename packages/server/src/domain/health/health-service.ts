@@ -13,7 +13,7 @@ interface ProviderCheck {
  * Summarizes the instances serving one channel: `not_enabled` when none does, their common
  * status when they agree, `degraded` when some are healthy and some not, otherwise the worst.
  */
-export function summarizeInstances(instances: InstanceRecord[], channel: Channel): ProviderCheck {
+function summarizeInstances(instances: InstanceRecord[], channel: Channel): ProviderCheck {
   const serving = instances.filter((instance) => instance.channels.includes(channel));
   if (serving.length === 0) return { status: 'not_enabled' };
   const statuses = new Set(serving.map((instance) => instance.healthStatus));

@@ -1,4 +1,4 @@
-import type { ProviderLogger } from '../../providers/provider';
+import type { ProviderLogger } from '@switchboard/provider-kit';
 
 /**
  * A logger whose destination is attached later: the inbound handlers are built with the services,

@@ -1,6 +1,6 @@
+import type { ProviderLogger } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { ProviderLogger } from '../../providers/provider';
 import type { InboundContext } from '../../providers/provider-hub';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';

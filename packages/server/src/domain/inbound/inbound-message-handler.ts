@@ -4,12 +4,15 @@ import type {
   MessageInboundData,
   OtpDetection,
 } from '@switchboard/contract';
+import type {
+  ProviderInboundMessageEvent,
+  ProviderLogger,
+  ProviderParticipant,
+} from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
 import { newCorrelationId } from '../../events/event-service';
 import { newId } from '../../ids';
-import type { ProviderLogger, ProviderParticipant } from '../../providers/provider';
-import type { ProviderInboundMessageEvent } from '../../providers/provider-events';
 import type { InboundContext, InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';

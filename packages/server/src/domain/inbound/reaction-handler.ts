@@ -1,8 +1,8 @@
 import type { MessageReactionData } from '@switchboard/contract';
+import type { ProviderReactionEvent } from '@switchboard/provider-kit';
+import { TAPBACK_VERBS } from '@switchboard/provider-kit';
 import { newCorrelationId } from '../../events/event-service';
-import type { ProviderReactionEvent } from '../../providers/provider-events';
 import type { InboundHandler } from '../../providers/provider-hub';
-import { TAPBACK_VERBS } from '../../providers/provider-reaction';
 import { phoneOfJid } from '../chats/participant-address';
 import { recordReaction } from '../messages/reaction-state';
 import { type InboundDeps, receiverOf } from './inbound-deps';

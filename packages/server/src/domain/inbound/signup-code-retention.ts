@@ -1,7 +1,7 @@
 import type { Repositories } from '../../store/store';
 
 /** How long verification codes are kept: the spec's 15-minute signup-codes window. */
-export const SIGNUP_CODE_RETENTION_MS = 15 * 60 * 1000;
+const SIGNUP_CODE_RETENTION_MS = 15 * 60 * 1000;
 
 /**
  * Forgets the verification codes older than the window, and erases the text of the suppressed

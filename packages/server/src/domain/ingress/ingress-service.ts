@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ProviderWebhookRequest, ProviderWebhookResponse } from '../../providers/provider';
+import type { ProviderWebhookRequest, ProviderWebhookResponse } from '@switchboard/provider-kit';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { Store } from '../../store/store';
 import { DomainError } from '../domain-error';

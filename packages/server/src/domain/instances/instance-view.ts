@@ -18,7 +18,7 @@ export function secretFieldsOf(provider: InstanceRecord['provider']): readonly s
 }
 
 /** `config` with every secret setting masked. */
-export function maskedConfig(record: Pick<InstanceRecord, 'provider' | 'config'>) {
+function maskedConfig(record: Pick<InstanceRecord, 'provider' | 'config'>) {
   const masked: Record<string, unknown> = { ...record.config };
   for (const field of secretFieldsOf(record.provider)) {
     const value = masked[field];

@@ -1,7 +1,7 @@
 import type { Channel, EditMessageRequest, ReactionResult } from '@switchboard/contract';
+import type { MessagingProvider, ProviderMessageRef } from '@switchboard/provider-kit';
+import { isProviderError } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
-import type { MessagingProvider, ProviderMessageRef } from '../../providers/provider';
-import { isProviderError } from '../../providers/provider-error';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';

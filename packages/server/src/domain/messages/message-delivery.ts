@@ -1,12 +1,12 @@
 import type { Channel, FallbackReason } from '@switchboard/contract';
-import type { Clock } from '../../clock';
 import type {
   MessagingProvider,
   ProviderOutboundAttachment,
   ProviderSendRequest,
   ProviderSendResult,
-} from '../../providers/provider';
-import { isProviderError } from '../../providers/provider-error';
+} from '@switchboard/provider-kit';
+import { isProviderError } from '@switchboard/provider-kit';
+import type { Clock } from '../../clock';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';

@@ -17,7 +17,7 @@ import type { MessagePage } from './message-view';
 import type { SendTarget, SendTargetResolver } from './send-target';
 
 /** How far ahead a send may be scheduled: 30 days. */
-export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The outcome of a send: a new message (202) or the one an earlier send with its key made (200). */
 export interface SendOutcome {

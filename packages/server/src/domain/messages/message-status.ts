@@ -1,5 +1,5 @@
 import type { MessageStatus } from '@switchboard/contract';
-import type { ProviderDeliveryStatus } from '../../providers/provider-events';
+import type { ProviderDeliveryStatus } from '@switchboard/provider-kit';
 
 /** The forward chain of a message: a status only ever moves right along it. */
 const CHAIN: readonly MessageStatus[] = [
@@ -17,7 +17,7 @@ function rank(status: MessageStatus): number {
 }
 
 /** Statuses from which a message can still fail. */
-export const FAILABLE_STATUSES: readonly MessageStatus[] = ['queued', 'pending', 'sent'];
+const FAILABLE_STATUSES: readonly MessageStatus[] = ['queued', 'pending', 'sent'];
 
 /** Statuses of a message the provider has sent: what unsend and edit act on. */
 export const SENT_STATUSES: readonly MessageStatus[] = ['sent', 'delivered', 'read'];

@@ -102,7 +102,7 @@ export function toSendResult(record: MessageRecord): SendMessageResult {
  * Exactly one of `to` and `conversationId`: a chat-keyed send shows its chat in place of the
  * recipient, as the spec's send answer does.
  */
-export function recipientOf(record: MessageRecord): { to: string } | { conversationId: string } {
+function recipientOf(record: MessageRecord): { to: string } | { conversationId: string } {
   if (record.to === null && record.conversationId !== null) {
     return { conversationId: record.conversationId };
   }

@@ -1,4 +1,4 @@
-import type { ProviderDestination, ProviderMessageRef } from '../../providers/provider';
+import type { ProviderDestination, ProviderMessageRef } from '@switchboard/provider-kit';
 import type { MessageRecord } from '../../store/message-repository';
 
 /** Where an outbound message went, or where an inbound one came from, as providers address it. */

@@ -1,4 +1,4 @@
-import type { ProviderReaction } from '../../providers/provider-reaction';
+import type { ProviderReaction } from '@switchboard/provider-kit';
 import type { Repositories } from '../../store/store';
 import { appliedReaction, type ReactionChannel } from './reaction-types';
 

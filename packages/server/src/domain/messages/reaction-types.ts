@@ -4,7 +4,7 @@ import {
   type TapbackType,
   WHATSAPP_TAPBACK_EMOJI,
 } from '@switchboard/contract';
-import type { ProviderReaction } from '../../providers/provider-reaction';
+import type { ProviderReaction } from '@switchboard/provider-kit';
 
 /** The channels that have reactions (on sms a reaction is a text message). */
 export type ReactionChannel = 'imessage' | 'whatsapp';
@@ -23,7 +23,7 @@ export interface ParsedReaction {
 }
 
 /** True when `type` is one of the twelve tapback values. */
-export function isKnownReactionType(type: string): type is KnownReactionType {
+function isKnownReactionType(type: string): type is KnownReactionType {
   return (KNOWN_REACTION_TYPES as readonly string[]).includes(type);
 }
 

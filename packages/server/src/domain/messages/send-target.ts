@@ -8,7 +8,7 @@ import type { ChatSendResolver } from './chat-send-target';
 import { channelsToTry } from './routing-plan';
 
 /** The default routing of a send: iMessage first, then SMS. */
-export const DEFAULT_PREFERENCE: readonly Channel[] = ['imessage', 'sms'];
+const DEFAULT_PREFERENCE: readonly Channel[] = ['imessage', 'sms'];
 
 /** Where a send goes and through what, once the request's references are resolved. */
 export interface SendTarget {

@@ -1,6 +1,9 @@
+import type {
+  ProviderDeliveryStatus,
+  ProviderFailure,
+  ProviderStatusEvent,
+} from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
-import type { ProviderFailure } from '../../providers/provider-error';
-import type { ProviderDeliveryStatus, ProviderStatusEvent } from '../../providers/provider-events';
 import type { InboundContext } from '../../providers/provider-hub';
 import type { MessagePartRecord } from '../../store/message-part-repository';
 import type { MessageRecord } from '../../store/message-repository';

@@ -1,2 +1,1 @@
-export { detectVerificationCode, type VerificationCode } from './otp-detector';
-export { OTP_PROVIDERS, type OtpProvider } from './otp-providers';
+export { detectVerificationCode } from './otp-detector';

@@ -5,7 +5,7 @@
 export const WORD_CHARS = '\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Greek}\\p{N}';
 
 /** Compiles alternatives into one regex that matches them as whole words. */
-export function wholeWords(alternatives: readonly string[], flags = 'giu'): RegExp {
+function wholeWords(alternatives: readonly string[], flags = 'giu'): RegExp {
   return new RegExp(`(?<![${WORD_CHARS}])(?:${alternatives.join('|')})(?![${WORD_CHARS}])`, flags);
 }
 

@@ -22,9 +22,9 @@ import {
   type SandboxTypingResult,
   type WhatsAppSession,
 } from '@switchboard/contract';
-import { healthWarning } from '../../providers/provider-health-warning';
+import type { ProviderReaction } from '@switchboard/provider-kit';
+import { healthWarning } from '@switchboard/provider-kit';
 import type { ProviderHub } from '../../providers/provider-hub';
-import type { ProviderReaction } from '../../providers/provider-reaction';
 import { SimulatorProvider } from '../../providers/simulator/simulator-provider';
 import type {
   SandboxAttachment,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** The prefix of generated signing secrets, so a leaked one is recognizable in scanners. */
-export const GENERATED_SECRET_PREFIX = 'whsec_';
+const GENERATED_SECRET_PREFIX = 'whsec_';
 
 /**
  * A new signing secret: `whsec_` + 32 base64url characters (192 random bits). The HMAC key is the

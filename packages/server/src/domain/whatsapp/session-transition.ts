@@ -1,6 +1,6 @@
 import type { WhatsAppStatusData } from '@switchboard/contract';
+import type { ProviderWhatsAppConnectionEvent } from '@switchboard/provider-kit';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { ProviderWhatsAppConnectionEvent } from '../../providers/provider-events';
 import type { UnitOfWork } from '../../store/store';
 import type { WhatsAppSessionRecord } from '../../store/whatsapp-session-repository';
 

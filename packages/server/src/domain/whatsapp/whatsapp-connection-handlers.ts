@@ -1,6 +1,6 @@
+import type { ProviderLogger } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { ProviderLogger } from '../../providers/provider';
 import type { InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { UnitOfWork } from '../../store/store';
 import { findReceivingNumber } from '../inbound/receiving-number';
@@ -20,7 +20,7 @@ export interface WhatsAppHandlerDeps {
 }
 
 /** Stores every session transition and emits `whatsapp.status` on the stream. */
-export function whatsappConnectionHandler(
+function whatsappConnectionHandler(
   deps: WhatsAppHandlerDeps,
 ): InboundHandler<'whatsapp.connection'> {
   return async (event, context) => {
@@ -52,14 +52,12 @@ export function whatsappConnectionHandler(
  * Pairing codes are answered to the API call that asked for them; the event only confirms it,
  * so nothing is stored (a code must not outlive its request in the database).
  */
-export function whatsappPairingCodeHandler(): InboundHandler<'whatsapp.pairing_code'> {
+function whatsappPairingCodeHandler(): InboundHandler<'whatsapp.pairing_code'> {
   return async () => undefined;
 }
 
 /** Replaces an `@lid` member by its phone JID in the receiving customer's chats. */
-export function lidResolvedHandler(
-  deps: WhatsAppHandlerDeps,
-): InboundHandler<'whatsapp.lid_resolved'> {
+function lidResolvedHandler(deps: WhatsAppHandlerDeps): InboundHandler<'whatsapp.lid_resolved'> {
   return async (event, context) => {
     const number = await findReceivingNumber(deps.store, context, event.phoneNumber);
     if (!number) return;

@@ -8,11 +8,10 @@ import {
   type WhatsAppSessionDeleted,
   type WhatsAppSessionState,
 } from '@switchboard/contract';
+import type { ProviderLogger, WhatsAppSessionPort } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { ProviderLogger } from '../../providers/provider';
 import type { ProviderHub } from '../../providers/provider-hub';
-import type { WhatsAppSessionPort } from '../../providers/whatsapp-session-port';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';
 import { callProvider } from '../chats/provider-call';
@@ -22,7 +21,7 @@ import { applySessionChange } from './session-transition';
 import { toSessionState, toSessionView } from './whatsapp-session-views';
 
 /** How long verification codes are kept and listed: the spec's 15 minutes. */
-export const SIGNUP_CODES_WINDOW_MS = SIGNUP_CODES_WINDOW_MINUTES * 60 * 1000;
+const SIGNUP_CODES_WINDOW_MS = SIGNUP_CODES_WINDOW_MINUTES * 60 * 1000;
 
 /** Dependencies of {@link WhatsAppSessionService}. */
 export interface WhatsAppSessionServiceDeps {

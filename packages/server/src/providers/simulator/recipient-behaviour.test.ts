@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Channel } from '@switchboard/contract';
+import type { ProviderDestination, ProviderSendRequest } from '@switchboard/provider-kit';
+import { isProviderError, type ProviderErrorCode } from '@switchboard/provider-kit';
+import { ManualTimerClock, startWithRecorder } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
-import { ManualTimerClock } from '../manual-timer-clock';
-import type { ProviderDestination, ProviderSendRequest } from '../provider';
-import { isProviderError, type ProviderErrorCode } from '../provider-error';
-import { startWithRecorder } from '../provider-test-support';
 import { renderRecipientTable } from './recipient-behaviour';
 import { SimulatorProvider } from './simulator-provider';
 

@@ -10,7 +10,7 @@ import { type Channel, EMAIL_PATTERN, isE164 } from '@switchboard/contract';
 export type LifecycleStep = 'sent' | 'delivered' | 'read';
 
 /** What a send on one channel does. */
-export type ChannelOutcome =
+type ChannelOutcome =
   /** Accepted, then each step reported one `stepMs` after the previous one. */
   | { kind: 'deliver'; steps: readonly LifecycleStep[] }
   /** The recipient is not on this channel: the send is refused with `NO_CHANNEL_AVAILABLE`. */
@@ -21,7 +21,7 @@ export type ChannelOutcome =
   | { kind: 'fail_first_attempt'; retrySteps: readonly LifecycleStep[] };
 
 /** What an edit of a message to this recipient does. */
-export type EditOutcome = 'ok' | 'EDIT_FAILED' | 'PROVIDER_TIMEOUT';
+type EditOutcome = 'ok' | 'EDIT_FAILED' | 'PROVIDER_TIMEOUT';
 
 /** How one kind of recipient behaves on every channel. */
 export interface RecipientBehaviour {
@@ -168,7 +168,7 @@ export const OTHER_NUMBER: RecipientBehaviour = {
 };
 
 /** An e-mail style address: an Apple ID. */
-export const EMAIL_ADDRESS: RecipientBehaviour = {
+const EMAIL_ADDRESS: RecipientBehaviour = {
   label: 'e-mail style address',
   summary: 'iMessage only: sent → delivered',
   channels: { imessage: DELIVER, sms: UNREACHABLE, whatsapp: UNREACHABLE },
@@ -186,7 +186,7 @@ export const GROUP_CHAT: RecipientBehaviour = {
 };
 
 /** Anything else: nothing reaches it. */
-export const UNKNOWN_ADDRESS: RecipientBehaviour = {
+const UNKNOWN_ADDRESS: RecipientBehaviour = {
   label: 'anything else',
   summary: 'unreachable on every channel',
   channels: { imessage: UNREACHABLE, sms: UNREACHABLE, whatsapp: UNREACHABLE },
@@ -195,7 +195,7 @@ export const UNKNOWN_ADDRESS: RecipientBehaviour = {
 };
 
 /** The two digits DD of a magic number `+1NXX55501DD`, or null for any other address. */
-export function magicDigits(address: string): number | null {
+function magicDigits(address: string): number | null {
   const match = MAGIC_NUMBER.exec(address);
   return match?.[1] === undefined ? null : Number(match[1]);
 }
@@ -221,7 +221,7 @@ export function isReachable(behaviour: RecipientBehaviour, channel: Channel): bo
 }
 
 /** The documented rows, in table order. */
-export function documentedRows(): readonly RecipientBehaviour[] {
+function documentedRows(): readonly RecipientBehaviour[] {
   return [...MAGIC_ROWS, OTHER_NUMBER, EMAIL_ADDRESS, GROUP_CHAT];
 }
 

@@ -1,5 +1,5 @@
 import { type Channel, GROUP_JID_PATTERN } from '@switchboard/contract';
-import type { ProviderDestination, ProviderParticipant } from '../provider';
+import type { ProviderDestination, ProviderParticipant } from '@switchboard/provider-kit';
 import {
   behaviourOf,
   GROUP_CHAT,
@@ -22,7 +22,7 @@ export function phoneToJid(phoneNumber: string): string {
 }
 
 /** `14155550100@s.whatsapp.net` → `+14155550100`, or null for any other value. */
-export function jidToPhone(jid: string): string | null {
+function jidToPhone(jid: string): string | null {
   const match = PHONE_JID.exec(jid);
   return match?.[1] === undefined ? null : `+${match[1]}`;
 }

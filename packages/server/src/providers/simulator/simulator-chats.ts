@@ -4,8 +4,8 @@ import type {
   ProviderCreateGroupRequest,
   ProviderParticipant,
   ProviderParticipantRequest,
-} from '../provider';
-import { ProviderError } from '../provider-error';
+} from '@switchboard/provider-kit';
+import { ProviderError } from '@switchboard/provider-kit';
 import { directChatAddress, isGroupChatId, toParticipant } from './simulated-addresses';
 import { newGroupChatId } from './simulated-ids';
 

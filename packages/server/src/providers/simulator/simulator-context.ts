@@ -1,9 +1,14 @@
-import { OrderedEventDelivery } from '../ordered-event-delivery';
-import type { ProviderStartContext } from '../provider';
-import { ProviderError } from '../provider-error';
-import type { ProviderInboundEvent } from '../provider-events';
-import type { ProviderStateStore } from '../provider-state-store';
-import { sleep, type TimerClock } from '../timer-clock';
+import type {
+  ProviderInboundEvent,
+  ProviderStartContext,
+  ProviderStateStore,
+} from '@switchboard/provider-kit';
+import {
+  OrderedEventDelivery,
+  ProviderError,
+  sleep,
+  type TimerClock,
+} from '@switchboard/provider-kit';
 
 /**
  * What the parts of the simulator share: the clock and step length, the event delivery to the

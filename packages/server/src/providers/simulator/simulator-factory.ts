@@ -1,7 +1,10 @@
 import { SimulatorInstanceConfig } from '@switchboard/contract';
-import type { ProviderFactory, ProviderInstanceConfig } from '../provider-registry';
-import { ProviderConfigError } from '../provider-registry';
-import type { TimerClock } from '../timer-clock';
+import type {
+  ProviderFactory,
+  ProviderInstanceConfig,
+  TimerClock,
+} from '@switchboard/provider-kit';
+import { ProviderConfigError } from '@switchboard/provider-kit';
 import {
   DEFAULT_SIMULATOR_STEP_MS,
   SIMULATOR_CHANNELS,

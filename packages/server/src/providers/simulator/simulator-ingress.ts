@@ -1,8 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Channel } from '@switchboard/contract';
+import type {
+  ProviderInboundEvent,
+  ProviderWebhookRequest,
+  ProviderWebhookResponse,
+} from '@switchboard/provider-kit';
 import { z } from 'zod';
-import type { ProviderWebhookRequest, ProviderWebhookResponse } from '../provider';
-import type { ProviderInboundEvent } from '../provider-events';
 
 /** The header a simulated upstream signs its calls with: `sha256=<hex HMAC of the raw body>`. */
 export const SIMULATOR_SIGNATURE_HEADER = 'x-simulator-signature';

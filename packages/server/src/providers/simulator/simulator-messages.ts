@@ -1,5 +1,6 @@
 import type { Channel } from '@switchboard/contract';
 import type {
+  ProviderDeliveryStatus,
   ProviderDestination,
   ProviderEditRequest,
   ProviderMessageRef,
@@ -7,9 +8,8 @@ import type {
   ProviderSendResult,
   ProviderStatusSnapshot,
   ProviderUnsendRequest,
-} from '../provider';
-import { ProviderError, type ProviderFailure } from '../provider-error';
-import type { ProviderDeliveryStatus } from '../provider-events';
+} from '@switchboard/provider-kit';
+import { ProviderError, type ProviderFailure } from '@switchboard/provider-kit';
 import type { LifecycleStep } from './recipient-behaviour';
 import { behaviourOfDestination, describeDestination, directChatId } from './simulated-addresses';
 import { newExternalId } from './simulated-ids';

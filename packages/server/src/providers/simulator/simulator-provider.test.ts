@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel } from '@switchboard/contract';
+import type { ProviderSendRequest } from '@switchboard/provider-kit';
+import { isProviderError } from '@switchboard/provider-kit';
+import {
+  describeProviderConformance,
+  ManualTimerClock,
+  startWithRecorder,
+} from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
-import { ManualTimerClock } from '../manual-timer-clock';
-import type { ProviderSendRequest } from '../provider';
-import { describeProviderConformance } from '../provider-conformance';
-import { isProviderError } from '../provider-error';
-import { startWithRecorder } from '../provider-test-support';
 import { SimulatorProvider } from './simulator-provider';
 
 const FROM = '+14155550999';

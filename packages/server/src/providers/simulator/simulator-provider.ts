@@ -22,9 +22,8 @@ import type {
   ProviderUnsendRequest,
   ProviderWebhookRequest,
   ProviderWebhookResponse,
-} from '../provider';
-import { ProviderError } from '../provider-error';
-import { systemTimerClock, type TimerClock } from '../timer-clock';
+} from '@switchboard/provider-kit';
+import { ProviderError, systemTimerClock, type TimerClock } from '@switchboard/provider-kit';
 import { behaviourOf, isReachable } from './recipient-behaviour';
 import { SimulatorChats } from './simulator-chats';
 import { SimulatorContext } from './simulator-context';
@@ -60,9 +59,9 @@ export interface SimulatorProviderOptions {
 /** Default step length: the spec's `SIMULATOR_STEP_MS` default. */
 export const DEFAULT_SIMULATOR_STEP_MS = 500;
 /** Default QR validity: 40 steps, 20 s at the default step, like WhatsApp's later QR codes. */
-export const DEFAULT_QR_ROTATION_STEPS = 40;
+const DEFAULT_QR_ROTATION_STEPS = 40;
 /** Default number of QR codes before giving up, like WhatsApp Web. */
-export const DEFAULT_QR_MAX_ROTATIONS = 5;
+const DEFAULT_QR_MAX_ROTATIONS = 5;
 
 /**
  * The built-in sandbox provider: iMessage, SMS and WhatsApp without a phone, like a payment

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel } from '@switchboard/contract';
+import { isProviderError } from '@switchboard/provider-kit';
+import { ManualTimerClock, startWithRecorder } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
-import { ManualTimerClock } from '../manual-timer-clock';
-import { isProviderError } from '../provider-error';
-import { startWithRecorder } from '../provider-test-support';
 import { SimulatorProvider } from './simulator-provider';
 
 const INSTANCE = '+14155550999';

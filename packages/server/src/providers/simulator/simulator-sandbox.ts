@@ -1,14 +1,20 @@
 import { type Channel, isE164 } from '@switchboard/contract';
-import type { ProviderHealth, ProviderHealthStatus, ProviderHealthWarning } from '../provider';
-import { ProviderError, type ProviderFailure } from '../provider-error';
 import type {
   FaceTimeCallStatus,
   ProviderDeliveryStatus,
+  ProviderHealth,
+  ProviderHealthStatus,
+  ProviderHealthWarning,
   ProviderInboundAttachment,
   WhatsAppDisconnectReason,
-} from '../provider-events';
-import { type ProviderReaction, TAPBACK_VERBS } from '../provider-reaction';
-import type { WhatsAppSessionSnapshot } from '../whatsapp-session-port';
+  WhatsAppSessionSnapshot,
+} from '@switchboard/provider-kit';
+import {
+  ProviderError,
+  type ProviderFailure,
+  type ProviderReaction,
+  TAPBACK_VERBS,
+} from '@switchboard/provider-kit';
 import { isGroupChatId, isLid, phoneToJid } from './simulated-addresses';
 import { newAttachmentGuid, newCallUuid, newExternalId } from './simulated-ids';
 import type { SimulatorChats } from './simulator-chats';

@@ -1,10 +1,14 @@
+import type {
+  ProviderWhatsAppConnectionEvent,
+  WhatsAppSessionPort,
+} from '@switchboard/provider-kit';
+import {
+  isProviderError,
+  MemoryProviderStateStore,
+  type ProviderStateStore,
+} from '@switchboard/provider-kit';
+import { ManualTimerClock, ProviderEventRecorder, startWithRecorder } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
-import { ManualTimerClock } from '../manual-timer-clock';
-import { isProviderError } from '../provider-error';
-import type { ProviderWhatsAppConnectionEvent } from '../provider-events';
-import { MemoryProviderStateStore, type ProviderStateStore } from '../provider-state-store';
-import { ProviderEventRecorder, startWithRecorder } from '../provider-test-support';
-import type { WhatsAppSessionPort } from '../whatsapp-session-port';
 import { SimulatorProvider } from './simulator-provider';
 
 const STEP = 500;

@@ -1,10 +1,10 @@
-import { ProviderError } from '../provider-error';
-import type { WhatsAppDisconnectReason } from '../provider-events';
 import type {
+  WhatsAppDisconnectReason,
   WhatsAppLookup,
   WhatsAppSessionPort,
   WhatsAppSessionSnapshot,
-} from '../whatsapp-session-port';
+} from '@switchboard/provider-kit';
+import { ProviderError } from '@switchboard/provider-kit';
 import { behaviourOf, isReachable } from './recipient-behaviour';
 import { phoneToJid } from './simulated-addresses';
 import { newPairingCode, newQrCode } from './simulated-ids';

@@ -1,5 +1,5 @@
+import type { ProviderAvailability } from '@switchboard/provider-kit';
 import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { ProviderAvailability } from '../../providers/provider';
 import { timestamp } from './columns';
 import { customerIdColumn } from './schema';
 

@@ -108,7 +108,7 @@ export function tableShape(table: SQLiteTable): TableShape {
  * The value drizzle binds for `value` in `column` (epoch milliseconds for a timestamp, 1/0 for a
  * boolean, text for JSON); null stays null, as in drizzle, whose encoders never see it.
  */
-export function toDriverValue(column: Column, value: unknown): unknown {
+function toDriverValue(column: Column, value: unknown): unknown {
   return value === null ? null : column.mapToDriverValue(value);
 }
 

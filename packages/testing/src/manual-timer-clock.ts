@@ -1,4 +1,4 @@
-import type { TimerClock } from './timer-clock';
+import type { TimerClock } from '@switchboard/provider-kit';
 
 interface PendingTask {
   at: number;

@@ -1,4 +1,7 @@
-export { ManualTimerClock } from './manual-timer-clock';
+/**
+ * The provider port: what a Switchboard provider adapter implements (`MessagingProvider`), the
+ * requests it gets, the events it emits, the errors it throws, and the registry that builds it.
+ */
 export { OrderedEventDelivery } from './ordered-event-delivery';
 export type {
   MessagingProvider,
@@ -62,47 +65,25 @@ export type {
   WhatsAppDisconnectReason,
 } from './provider-events';
 export { healthWarning } from './provider-health-warning';
-export { type ProviderReaction, TAPBACK_VERBS, type TapbackType } from './provider-reaction';
+export {
+  type ProviderReaction,
+  TAPBACK_VERBS,
+} from './provider-reaction';
 export {
   ProviderConfigError,
   type ProviderFactory,
   type ProviderInstanceConfig,
   ProviderRegistry,
 } from './provider-registry';
-export { MemoryProviderStateStore, type ProviderStateStore } from './provider-state-store';
 export {
-  behaviourOf,
-  type ChannelOutcome,
-  type EditOutcome,
-  isReachable,
-  type LifecycleStep,
-  magicDigits,
-  type RecipientBehaviour,
-  renderRecipientTable,
-} from './simulator/recipient-behaviour';
+  MemoryProviderStateStore,
+  type ProviderStateStore,
+} from './provider-state-store';
 export {
-  createSimulatorFactory,
-  type SimulatorFactoryOptions,
-} from './simulator/simulator-factory';
-export { SIMULATOR_SIGNATURE_HEADER, signSimulatorCall } from './simulator/simulator-ingress';
-export {
-  DEFAULT_SIMULATOR_STEP_MS,
-  SIMULATOR_CHANNELS,
-  SIMULATOR_PROVIDER,
-  SimulatorProvider,
-  type SimulatorProviderOptions,
-} from './simulator/simulator-provider';
-export type {
-  SandboxAttachment,
-  SandboxGroupEvent,
-  SandboxInboundMessage,
-  SandboxReaction,
-  SandboxStatus,
-  SandboxTyping,
-  SimulatorSandbox,
-} from './simulator/simulator-sandbox';
-export type { SimulatorWhatsAppSessions } from './simulator/simulator-whatsapp-sessions';
-export { sleep, systemTimerClock, type TimerClock } from './timer-clock';
+  sleep,
+  systemTimerClock,
+  type TimerClock,
+} from './timer-clock';
 export type {
   WhatsAppLookup,
   WhatsAppSessionPort,

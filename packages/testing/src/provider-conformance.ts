@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type Channel, isErrorCode } from '@switchboard/contract';
+import type {
+  MessagingProvider,
+  ProviderInboundEvent,
+  ProviderMessageRef,
+  ProviderSendRequest,
+} from '@switchboard/provider-kit';
+import {
+  isProviderError,
+  PROVIDER_ERROR_CODES,
+  type ProviderErrorCode,
+} from '@switchboard/provider-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessagingProvider, ProviderMessageRef, ProviderSendRequest } from './provider';
-import { isProviderError, PROVIDER_ERROR_CODES, type ProviderErrorCode } from './provider-error';
-import type { ProviderInboundEvent } from './provider-events';
 import { ProviderEventRecorder, startWithRecorder } from './provider-test-support';
 
 /** A provider under test, and how to tear down what it needed (a fake upstream). */

@@ -1,11 +1,12 @@
-import type { MessagingProvider, ProviderLogger } from './provider';
 import type {
+  MessagingProvider,
   ProviderDeliveryStatus,
   ProviderEventSink,
   ProviderInboundEvent,
   ProviderInboundEventKind,
-} from './provider-events';
-import { MemoryProviderStateStore, type ProviderStateStore } from './provider-state-store';
+  ProviderLogger,
+} from '@switchboard/provider-kit';
+import { MemoryProviderStateStore, type ProviderStateStore } from '@switchboard/provider-kit';
 
 /** A logger that drops everything, for tests. */
 export const silentProviderLogger: ProviderLogger = {

@@ -1,0 +1,22 @@
+/**
+ * Test support for Switchboard and provider adapters: the provider conformance suite, an event
+ * recorder, a manual clock and a loopback HTTP receiver. Test code only; never in a shipped bundle.
+ */
+export {
+  type LoopbackReceiver,
+  type ReceivedRequest,
+  type ReceiverHandler,
+  startLoopbackReceiver,
+} from './loopback-receiver';
+export { ManualTimerClock } from './manual-timer-clock';
+export {
+  describeProviderConformance,
+  type ProviderConformanceOptions,
+  type ProviderConformanceSubject,
+} from './provider-conformance';
+export {
+  ProviderEventRecorder,
+  type ProviderEventRecorderOptions,
+  silentProviderLogger,
+  startWithRecorder,
+} from './provider-test-support';
