@@ -10,4 +10,7 @@ export default defineConfig({
   target: 'es2022',
   splitting: true,
   treeshake: true,
+  // The signature format comes from the contract; the verifier bundles it so that
+  // `@switchboard/sdk/webhooks` has no runtime dependency.
+  noExternal: [/^@switchboard\/contract\/webhook-signature$/],
 });

@@ -3,23 +3,24 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { EVENT_EXAMPLES } from './event-examples';
 import {
-  EVENT_DATA_SCHEMAS,
   EVENT_TYPES,
-  type EventData,
   EventStreamQuery,
-  type FaceTimeIncomingEvent,
   FLAT_EVENT_TYPES,
-  InboundAttachment,
   isEventType,
-  MessageLifecycleData,
-  MessageReactionData,
   matchesEventFilter,
+  WEBHOOK_EVENT_TYPES,
+} from './event-types';
+import {
+  EVENT_DATA_SCHEMAS,
+  type EventData,
+  type FaceTimeIncomingEvent,
   SwitchboardEvent,
   type SwitchboardEventOf,
-  WEBHOOK_EVENT_TYPES,
   WebhookEvent,
 } from './events';
 import { hoistComponents, type JsonObject } from './openapi-schemas';
+import { InboundAttachment, MessageReactionData } from './schemas/inbound-event-data';
+import { MessageLifecycleData } from './schemas/message-event-data';
 import { WhatsAppStatusData } from './schemas/whatsapp-session';
 
 /** A deep copy of an example with one change applied, for the negative cases. */

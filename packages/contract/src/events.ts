@@ -29,12 +29,6 @@ import {
 } from './schemas/message-event-data';
 import { WhatsAppStatusData } from './schemas/whatsapp-session';
 
-export * from './event-types';
-export * from './schemas/chat-event-data';
-export { EventId } from './schemas/event-fields';
-export * from './schemas/inbound-event-data';
-export * from './schemas/message-event-data';
-
 /** Data of `webhook.test`. */
 export const WebhookTestData = component(
   'WebhookTestData',

@@ -1,4 +1,11 @@
-export { type Contract, contract } from './contract';
+/**
+ * The Switchboard API contract: every route, schema, error code and event. Named exports only:
+ * this list is the package's public surface.
+ */
+export {
+  type Contract,
+  contract,
+} from './contract';
 export { c } from './contract-builder';
 export {
   ERROR_CODE_LIST,
@@ -7,17 +14,325 @@ export {
   type ErrorStatus,
   isErrorCode,
 } from './errors';
-export * from './events';
-export { COMPONENT_NAMES, component, doc, type SchemaDocs } from './openapi-meta';
+export {
+  type EnvelopeEventType,
+  EVENT_TYPES,
+  type EventFilter,
+  EventStreamQuery,
+  type EventType,
+  FLAT_EVENT_TYPES,
+  isEventType,
+  matchesEventFilter,
+  STREAM_ONLY_EVENT_TYPES,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from './event-types';
+export {
+  ChatParticipantAddedEvent,
+  ChatParticipantLeftEvent,
+  ChatPhotoChangedEvent,
+  ChatTitleChangedEvent,
+  EVENT_DATA_SCHEMAS,
+  type EventData,
+  EventEnvelope,
+  eventComponentName,
+  FaceTimeCallStatus,
+  FaceTimeIncomingEvent,
+  FaceTimeStatusChangedEvent,
+  MessageAudioKeptEvent,
+  MessageDeletedEvent,
+  MessageDeliveredEvent,
+  MessageEditedEvent,
+  MessageEditFailedEvent,
+  MessageFailedEvent,
+  MessageFallbackEvent,
+  MessageInboundEvent,
+  MessageQueuedEvent,
+  MessageReactionEvent,
+  MessageReadEvent,
+  MessageScheduleCancelledEvent,
+  MessageScheduledEvent,
+  MessageSentEvent,
+  MessageUnsentEvent,
+  SwitchboardEvent,
+  type SwitchboardEventOf,
+  TypingIndicatorEvent,
+  WebhookEvent,
+  WebhookTestData,
+  WebhookTestEvent,
+  WhatsAppStatusEvent,
+} from './events';
+export {
+  COMPONENT_NAMES,
+  component,
+  doc,
+  type SchemaDocs,
+} from './openapi-meta';
 export type { RouteMetadata } from './route-metadata';
-export * from './schemas/admin';
-export * from './schemas/capability';
-export * from './schemas/chat';
-export * from './schemas/common';
-export * from './schemas/health';
-export * from './schemas/instance';
-export * from './schemas/message';
-export * from './schemas/number';
-export * from './schemas/sandbox';
-export * from './schemas/webhook';
-export * from './schemas/whatsapp-session';
+export {
+  ApiKey,
+  ApiKeyIdParams,
+  AssignedNumber,
+  AssignNumberRequest,
+  CreateApiKeyRequest,
+  CreateCustomerRequest,
+  CreatedApiKey,
+  Customer,
+  CustomerDeleted,
+  CustomerIdParams,
+  CustomerNumberParams,
+  CustomerSettings,
+  NumberRemoved,
+  OtpHandling,
+} from './schemas/admin';
+export {
+  AttachmentDownloadQuery,
+  AttachmentPathParams,
+} from './schemas/attachment-download';
+export {
+  CapabilityPathParams,
+  CapabilityRecord,
+} from './schemas/capability';
+export {
+  AddParticipantRequest,
+  AddParticipantResult,
+  Chat,
+  ChatChannel,
+  ChatParticipantPathParams,
+  ChatPathParams,
+  CreatedGroup,
+  type CreateGroupInput,
+  CreateGroupRequest,
+  IMessageChat,
+  LeaveChatResult,
+  MAX_GROUP_NAME_LENGTH,
+  MAX_GROUP_PARTICIPANTS,
+  MarkChatReadResult,
+  MarkChatUnreadResult,
+  RemoveParticipantResult,
+  RenameChatRequest,
+  RenameChatResult,
+  TypingRequest,
+  TypingResult,
+  WhatsAppChat,
+  WhatsAppParticipant,
+} from './schemas/chat';
+export {
+  ChatEventData,
+  ChatParticipantEventData,
+  ChatTitleChangedData,
+} from './schemas/chat-event-data';
+export {
+  addCodedIssue,
+  Channel,
+  commonResponses,
+  describeErrors,
+  E164_PATTERN,
+  EMAIL_PATTERN,
+  ERROR_CODE_PARAM,
+  ERROR_RESPONSE_CODES,
+  ErrorBody,
+  ErrorEnvelope,
+  type ErrorEnvelopeSchema,
+  envelope,
+  errors,
+  GROUP_JID_PATTERN,
+  HealthStatus,
+  isE164,
+  isHttpUrl,
+  MessageId,
+  OUTBOUND_URL_MESSAGE,
+  PageQuery,
+  Pagination,
+  PHONE_LIKE_PATTERN,
+  PhoneNumber,
+  RequestId,
+  Timestamp,
+  Uuid,
+} from './schemas/common';
+export { EventId } from './schemas/event-fields';
+export {
+  HEALTH_WARNING_CODES,
+  HealthCheck,
+  HealthReport,
+  type HealthWarningCode,
+} from './schemas/health';
+export {
+  INBOUND_REACTION_TYPES,
+  InboundAttachment,
+  MessageAudioKeptData,
+  MessageInboundData,
+  MessageReactionData,
+  OTP_PROVIDERS,
+  OtpDetection,
+  type OtpProvider,
+  TypingIndicatorData,
+} from './schemas/inbound-event-data';
+export {
+  BaileysInstanceConfig,
+  BlueBubblesInstanceConfig,
+  CreateInstanceRequest,
+  DeleteInstanceQuery,
+  INSTANCE_CONFIG_SCHEMAS,
+  INSTANCE_SECRET_FIELDS,
+  IngressParams,
+  Instance,
+  InstanceDeleted,
+  InstanceIdParams,
+  InstancePacing,
+  InstanceProvider,
+  PROVIDER_CHANNELS,
+  SimulatorInstanceConfig,
+  TwilioInstanceConfig,
+  UpdateInstanceRequest,
+} from './schemas/instance';
+export {
+  DeleteResult,
+  EditMessageRequest,
+  ListMessagesQuery,
+  ListScheduledMessagesQuery,
+  Message,
+  MessageAttachment,
+  MessageList,
+  MessagePathParams,
+  ReactionRequest,
+  ReactionResult,
+  RetryResult,
+  SendMessageResult,
+  TimelineEntry,
+} from './schemas/message';
+export {
+  ConversationFragment,
+  FallbackReason,
+  IMessageConversationFragment,
+  MessageEditedData,
+  MessageEditFailedData,
+  MessageFallbackData,
+  MessageLifecycleData,
+  SenderFragment,
+  WhatsAppConversationFragment,
+} from './schemas/message-event-data';
+export {
+  ATTACHMENTS_MAX,
+  BASE64_MESSAGE,
+  type ExtraAddressForm,
+  fileName,
+  httpsUrl,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  isBase64,
+  MEDIA_URL_IMAGE_EXTENSIONS,
+  MEDIA_URLS_MAX,
+  MENTIONS_MAX,
+  MESSAGE_ID_PATTERN,
+  MESSAGE_TEXT_MAX_LENGTH,
+  METADATA_LIMITS,
+  MessageRecipient,
+  MessageText,
+  mediaUrlProblem,
+  mimeTypeString,
+  nullableEnum,
+  phoneOrEmailCheck,
+  type RecipientKind,
+  recipientKind,
+  ScheduledAt,
+  SenderAddress,
+} from './schemas/message-rules';
+export {
+  KNOWN_REACTION_TYPES,
+  type KnownReactionType,
+  MESSAGE_EFFECTS,
+  MESSAGE_STATUSES,
+  MessageEffect,
+  MessageStatus,
+  Metadata,
+  metadataSchema,
+  ReactionType,
+  TAPBACK_TYPES,
+  type TapbackType,
+  WHATSAPP_TAPBACK_EMOJI,
+} from './schemas/message-values';
+export { SenderNumber } from './schemas/number';
+export {
+  LID_PATTERN,
+  SANDBOX_ATTACHMENTS_MAX,
+  SandboxAttachment,
+  SandboxAudioKeptRequest,
+  SandboxAudioKeptResult,
+  SandboxCallPathParams,
+  SandboxChatEventRequest,
+  SandboxChatEventResult,
+  SandboxDropConnectionRequest,
+  SandboxEnterPairingCodeRequest,
+  SandboxFaceTimeCall,
+  SandboxFaceTimeCallRequest,
+  SandboxFaceTimeStatusRequest,
+  SandboxHealthRequest,
+  SandboxHealthResult,
+  SandboxInboundMessageRequest,
+  SandboxInboundMessageResult,
+  SandboxMessageStatusRequest,
+  SandboxMessageStatusResult,
+  SandboxReactionRequest,
+  SandboxReactionResult,
+  SandboxReactionType,
+  SandboxResolveLidRequest,
+  SandboxResolveLidResult,
+  SandboxTypingRequest,
+  SandboxTypingResult,
+} from './schemas/sandbox';
+export {
+  Attachment,
+  Mention,
+  Routing,
+  type SendMessageInput,
+  SendMessageRequest,
+} from './schemas/send-request';
+export {
+  CreatedWebhook,
+  CreateWebhookRequest,
+  UPDATABLE_WEBHOOK_FIELDS,
+  UpdateWebhookRequest,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_DELIVERY_TRIGGERS,
+  WEBHOOK_EVENT_SELECTORS,
+  WEBHOOK_NAME_MAX_LENGTH,
+  WEBHOOK_SECRET_MAX_LENGTH,
+  WEBHOOK_SECRET_MIN_LENGTH,
+  WEBHOOK_URL_MAX_LENGTH,
+  Webhook,
+  WebhookDeleted,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookDeliveryParams,
+  WebhookDeliveryQuery,
+  WebhookDeliveryStatus,
+  WebhookEventSelector,
+  WebhookIdParams,
+  WebhooksDeactivated,
+  WebhookTestResult,
+  WebhookWithSecret,
+  WILDCARD_EVENT,
+} from './schemas/webhook';
+export {
+  PAIRING_CODE_LENGTH,
+  PairingCode,
+  PairingCodeRequest,
+  QrCode,
+  SIGNUP_CODES_WINDOW_MINUTES,
+  SignupCode,
+  SignupCodes,
+  WHATSAPP_SESSION_STATUSES,
+  WhatsAppCheckQuery,
+  WhatsAppCheckResult,
+  WhatsAppNumberPathParams,
+  WhatsAppSession,
+  WhatsAppSessionDeleted,
+  WhatsAppSessionState,
+  WhatsAppSessionStatus,
+  WhatsAppStatusData,
+} from './schemas/whatsapp-session';
+export {
+  signingPrefix,
+  WEBHOOK_SIGNATURE,
+  WEBHOOK_SIGNATURE_PATTERN,
+} from './webhook-signature';

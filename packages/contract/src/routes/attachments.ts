@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { c } from '../contract-builder';
 import type { RouteMetadata } from '../route-metadata';
+import { AttachmentDownloadQuery, AttachmentPathParams } from '../schemas/attachment-download';
 import { errors } from '../schemas/common';
-import { AttachmentDownloadQuery, AttachmentPathParams } from '../schemas/message';
 
 /**
  * The Attachments route: the pre-signed download URL of a stored attachment. The signature in the

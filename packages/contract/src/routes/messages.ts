@@ -12,9 +12,9 @@ import {
   ReactionRequest,
   ReactionResult,
   RetryResult,
-  SendMessageRequest,
   SendMessageResult,
 } from '../schemas/message';
+import { SendMessageRequest } from '../schemas/send-request';
 
 const metadata = { tag: 'Messages' } satisfies RouteMetadata;
 

@@ -3,8 +3,8 @@ import { component, doc } from '../openapi-meta';
 import { ChatChannel } from './chat';
 import { Channel, MessageId } from './common';
 import { eventAddress } from './event-fields';
-import { TAPBACK_TYPES } from './message';
 import { ConversationFragment } from './message-event-data';
+import { TAPBACK_TYPES } from './message-values';
 
 /** A file of an inbound message. */
 export const InboundAttachment = component(

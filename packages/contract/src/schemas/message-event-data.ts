@@ -4,7 +4,7 @@ import { component, doc } from '../openapi-meta';
 import { WhatsAppParticipant } from './chat';
 import { Channel, MessageId, Uuid } from './common';
 import { eventAddress } from './event-fields';
-import { MessageStatus, Metadata } from './message';
+import { MessageStatus, Metadata } from './message-values';
 
 const conversationFields = {
   id: doc(z.string().uuid(), { format: 'uuid', description: 'The chat’s `conversationId`.' }),

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { AttachmentDownloadQuery } from './attachment-download';
 import { ERROR_CODE_PARAM } from './common';
 import {
-  Attachment,
-  AttachmentDownloadQuery,
   DeleteResult,
   EditMessageRequest,
   ListMessagesQuery,
@@ -11,16 +10,15 @@ import {
   Message,
   MessageAttachment,
   MessageList,
-  Metadata,
   ReactionRequest,
   ReactionResult,
   RetryResult,
-  Routing,
-  recipientKind,
-  SendMessageRequest,
   SendMessageResult,
   TimelineEntry,
 } from './message';
+import { recipientKind } from './message-rules';
+import { Metadata } from './message-values';
+import { Attachment, Routing, SendMessageRequest } from './send-request';
 
 /** One issue as the server will answer it: the field path and the spec error code. */
 interface Answer {

@@ -13,8 +13,8 @@ import {
   MESSAGE_TEXT_MAX_LENGTH,
   mimeTypeString,
   phoneOrEmailCheck,
-  TAPBACK_TYPES,
-} from './message';
+} from './message-rules';
+import { TAPBACK_TYPES } from './message-values';
 
 // The sandbox lets a developer make the simulated world act: contacts writing, reacting, typing,
 // calling, phones scanning QR codes. Every request names one of the caller's own numbers served by

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../events';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../event-types';
 import { component, doc } from '../openapi-meta';
 import { isHttpUrl, OUTBOUND_URL_MESSAGE, PageQuery, Pagination } from './common';
 

@@ -1,3 +1,5 @@
+import { signingPrefix } from '@switchboard/contract/webhook-signature';
+
 const encoder = new TextEncoder();
 
 /** The bytes of a string as UTF-8, or the bytes themselves. */
@@ -29,7 +31,7 @@ export async function hmacSha256(
 
 /** `<timestamp>.<raw body>` as bytes, without decoding the body, so no byte is re-encoded. */
 export function signedContent(timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
-  const prefix = encoder.encode(`${timestamp}.`);
+  const prefix = encoder.encode(signingPrefix(timestamp));
   const out = new Uint8Array(prefix.length + body.length);
   out.set(prefix, 0);
   out.set(body, prefix.length);

@@ -1,3 +1,4 @@
+import { WEBHOOK_SIGNATURE } from '@switchboard/contract/webhook-signature';
 import { hmacSha256, signedContent, toBytes, toHex } from './hmac';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, type WebhookPayload } from './verify';
 
@@ -33,5 +34,8 @@ export async function signWebhookPayload(
     timestamp instanceof Date ? Math.floor(timestamp.getTime() / 1000) : Math.floor(timestamp);
   const signedAt = String(seconds);
   const mac = await hmacSha256(params.secret, signedContent(signedAt, toBytes(params.payload)));
-  return { [SIGNATURE_HEADER]: `sha256=${toHex(mac)}`, [TIMESTAMP_HEADER]: signedAt };
+  return {
+    [SIGNATURE_HEADER]: `${WEBHOOK_SIGNATURE.scheme}${toHex(mac)}`,
+    [TIMESTAMP_HEADER]: signedAt,
+  };
 }

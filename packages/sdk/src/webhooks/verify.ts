@@ -1,5 +1,9 @@
 import type { WebhookEvent } from '@switchboard/contract';
 import {
+  WEBHOOK_SIGNATURE,
+  WEBHOOK_SIGNATURE_PATTERN,
+} from '@switchboard/contract/webhook-signature';
+import {
   WebhookInvalidJsonError,
   WebhookMalformedSignatureError,
   WebhookMalformedTimestampError,
@@ -13,11 +17,11 @@ import { readHeader, type WebhookHeaders } from './headers';
 import { fromHex, hmacSha256, signedContent, timingSafeEqual, toBytes } from './hmac';
 
 /** The header carrying `sha256=<lowercase hex HMAC-SHA256>`. */
-export const SIGNATURE_HEADER = 'X-Signature';
+export const SIGNATURE_HEADER = WEBHOOK_SIGNATURE.signatureHeader;
 /** The header carrying the Unix time (seconds) the delivery was signed at. */
-export const TIMESTAMP_HEADER = 'X-Timestamp';
+export const TIMESTAMP_HEADER = WEBHOOK_SIGNATURE.timestampHeader;
 /** How far (seconds) a delivery's timestamp may be from now, as the spec requires. */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+export const DEFAULT_TOLERANCE_SECONDS = WEBHOOK_SIGNATURE.toleranceSeconds;
 
 /** The raw request body, exactly as received. */
 export type WebhookPayload = string | Uint8Array | ArrayBuffer;
@@ -34,7 +38,6 @@ export interface VerifyWebhookParams {
   toleranceSeconds?: number | undefined;
 }
 
-const SIGNATURE_PATTERN = /^sha256=([0-9a-fA-F]{64})$/;
 const TIMESTAMP_PATTERN = /^\d{1,15}$/;
 
 /**
@@ -62,7 +65,7 @@ export async function verifyWebhook<Event = WebhookEvent>(
     throw new WebhookMissingHeaderError(missing);
   }
 
-  const hex = SIGNATURE_PATTERN.exec(signature.trim())?.[1];
+  const hex = WEBHOOK_SIGNATURE_PATTERN.exec(signature.trim())?.[1];
   if (hex === undefined) throw new WebhookMalformedSignatureError(signature);
   const signedAt = timestamp.trim();
   if (!TIMESTAMP_PATTERN.test(signedAt)) throw new WebhookMalformedTimestampError(timestamp);

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { signingPrefix, WEBHOOK_SIGNATURE } from '@switchboard/contract';
 
 /** The `User-Agent` of every webhook delivery. */
 export const WEBHOOK_USER_AGENT = 'Switchboard-Webhooks/1';
@@ -18,9 +19,9 @@ export function signWebhook(
     throw new RangeError(`timestamp must be whole Unix seconds, got ${timestamp}`);
   }
   const hmac = createHmac('sha256', secret);
-  hmac.update(`${timestamp}.`);
+  hmac.update(signingPrefix(timestamp));
   hmac.update(rawBody);
-  return `sha256=${hmac.digest('hex')}`;
+  return `${WEBHOOK_SIGNATURE.scheme}${hmac.digest('hex')}`;
 }
 
 /** Converts a time to whole Unix seconds, the unit of `X-Timestamp`. */
@@ -55,9 +56,9 @@ export function buildDeliveryHeaders(input: DeliveryHeaderInput): Record<string,
   return {
     'Content-Type': 'application/json',
     'User-Agent': WEBHOOK_USER_AGENT,
-    'X-Signature': signWebhook(input.secret, timestamp, input.body),
-    'X-Timestamp': String(timestamp),
-    'X-Correlation-Id': input.correlationId,
+    [WEBHOOK_SIGNATURE.signatureHeader]: signWebhook(input.secret, timestamp, input.body),
+    [WEBHOOK_SIGNATURE.timestampHeader]: String(timestamp),
+    [WEBHOOK_SIGNATURE.correlationHeader]: input.correlationId,
     'X-Event-Id': input.eventId,
     'X-Event-Type': input.eventType,
   };

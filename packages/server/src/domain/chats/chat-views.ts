@@ -11,7 +11,7 @@ import type { ConversationRecord } from '../../store/conversation-repository';
 export type ReadyConversation = ConversationRecord & { chatId: string };
 
 /** True when the provider chat of `conversation` exists. */
-function isReady(conversation: ConversationRecord): conversation is ReadyConversation {
+function _isReady(conversation: ConversationRecord): conversation is ReadyConversation {
   return conversation.chatId !== null;
 }
 
