@@ -92,6 +92,43 @@ export interface ProviderInboundMessageEvent extends ProviderEventBase {
   replyToExternalId?: string;
   /** The sender's display name, when the upstream gives one (WhatsApp `pushName`). */
   senderName?: string;
+  /**
+   * True for a message the instance's own device sent (typed on the Mac or phone, not through the
+   * gateway): then `from` is the instance address and `to` the contact. Stored as an outbound
+   * message with `source: "device"`.
+   */
+  fromMe?: boolean;
+  /**
+   * True for a message of a history sync (an upstream replaying old messages after linking):
+   * stored, never emitted.
+   */
+  history?: boolean;
+}
+
+/** A message changed upstream after it was sent: its sender edited or unsent it. */
+export interface ProviderMessageChangedEvent extends ProviderEventBase {
+  kind: 'message.changed';
+  /** The provider id of the message that changed. */
+  externalId: string;
+  /** Who changed it: the contact, or the instance address when its own device did. */
+  from: string;
+  /** The instance address. */
+  to: string;
+  /** The provider chat id, when in a group. */
+  chatId?: string;
+  /** What changed. */
+  change: { type: 'edited'; text: string } | { type: 'unsent' };
+}
+
+/** A chat was marked read or unread on the instance's own device. */
+export interface ProviderChatReadEvent extends ProviderEventBase {
+  kind: 'chat.read';
+  /** The provider chat id. */
+  chatId: string;
+  /** The instance address. */
+  to: string;
+  /** True when read, false when marked unread. */
+  read: boolean;
 }
 
 /** A contact added or removed a reaction on a message. */
@@ -158,6 +195,12 @@ export type ProviderChatEvent = ProviderChatEventBase &
     | { action: 'participant.added' | 'participant.left'; participant: string }
     | { action: 'title.changed'; title: string }
     | { action: 'photo.changed' }
+    | {
+        action: 'participant.role_changed';
+        participant: string;
+        /** The member's new role; null when demoted to a plain member. */
+        role: 'admin' | 'superadmin' | null;
+      }
   );
 
 /** The states of a FaceTime call, as the spec lists them. */
@@ -269,6 +312,8 @@ export interface ProviderLidResolvedEvent extends ProviderEventBase {
 export type ProviderInboundEvent =
   | ProviderStatusEvent
   | ProviderInboundMessageEvent
+  | ProviderMessageChangedEvent
+  | ProviderChatReadEvent
   | ProviderReactionEvent
   | ProviderAudioKeptEvent
   | ProviderTypingEvent

@@ -115,6 +115,14 @@ const LifecycleObject = z.object({
   errorMessage: doc(z.string().optional(), { description: 'Human-readable failure reason.' }),
   conversation: ConversationFragment.optional(),
   sender: SenderFragment.optional(),
+  direction: doc(z.literal('inbound').optional(), {
+    description:
+      'Present (`inbound`) on events about a message a contact sent: their edit (`message.edited`) or unsend (`message.unsent`). Absent on events about messages sent through the gateway.',
+  }),
+  source: doc(z.literal('device').optional(), {
+    description:
+      'Present (`device`) on events about a message sent from the instance’s own device (the Mac or phone), not through the API.',
+  }),
 });
 type LifecycleFields = z.infer<typeof LifecycleObject>;
 

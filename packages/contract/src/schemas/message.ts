@@ -62,6 +62,10 @@ export const Message = component(
     direction: doc(z.enum(['outbound', 'inbound']), {
       description: '`outbound` for sends, `inbound` for messages received by your numbers.',
     }),
+    source: doc(z.literal('device').optional(), {
+      description:
+        'Present (`device`) on an outbound message sent from the instance’s own device (the Mac or phone) rather than through the API.',
+    }),
     status: MessageStatus,
     to: doc(z.string().optional(), {
       description:

@@ -31,6 +31,8 @@ export interface ConversationRecord {
   participants: StoredParticipant[];
   /** When the instance left the group; the chat is then gone for the customer. */
   leftAt: Date | null;
+  /** When the chat was last marked read on the instance's own device; null when unread. */
+  readAt: Date | null;
   /** Creation time. */
   createdAt: Date;
   /** Last change. */
@@ -39,7 +41,7 @@ export interface ConversationRecord {
 
 /** The fields of a conversation that change. */
 export type ConversationPatch = Partial<
-  Pick<ConversationRecord, 'chatId' | 'name' | 'participants' | 'leftAt' | 'updatedAt'>
+  Pick<ConversationRecord, 'chatId' | 'name' | 'participants' | 'leftAt' | 'readAt' | 'updatedAt'>
 >;
 
 /** Chats. Every query is scoped by customer. */

@@ -116,6 +116,8 @@ export interface MessageRecord {
   correlationId: string;
   /** A verification code kept only for the signup-codes endpoint: never listed nor returned. */
   suppressed: boolean;
+  /** `device` for an outbound message the instance's own device sent (not the API); else null. */
+  source: 'device' | null;
   /** Creation time. */
   createdAt: Date;
   /** Last change. */

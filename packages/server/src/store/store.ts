@@ -9,6 +9,7 @@ import type { InstanceRepository } from './instance-repository';
 import type { MessageAttemptRepository } from './message-attempt-repository';
 import type { MessagePartRepository } from './message-part-repository';
 import type { MessageReactionRepository } from './message-reaction-repository';
+import type { MessageReceiptRepository } from './message-receipt-repository';
 import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
 import type { ProviderEventReceiptRepository } from './provider-event-receipt-repository';
@@ -33,6 +34,8 @@ export interface Repositories {
   readonly messages: MessageRepository;
   /** Delivery attempts of messages (how provider status updates find their message). */
   readonly messageAttempts: MessageAttemptRepository;
+  /** Per-member receipts of group messages. */
+  readonly messageReceipts: MessageReceiptRepository;
   /** The upstream parts of multi-part sends. */
   readonly messageParts: MessagePartRepository;
   /** Reactions on messages, one per message per sender. */

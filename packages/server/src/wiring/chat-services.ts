@@ -10,6 +10,7 @@ import { ForwardingLogger } from '../domain/inbound/forwarding-logger';
 import type { InboundDeps } from '../domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
+import type { MessageEvents } from '../domain/messages/message-events';
 import type { MessageService } from '../domain/messages/message-service';
 import { SandboxService, type SandboxServiceDeps } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
@@ -45,6 +46,8 @@ export interface ChatServices {
 export interface ChatDependencies {
   /** The store. */
   store: Store;
+  /** Records message events (device-sent messages, contacts' edits and unsends). */
+  messageEvents: MessageEvents;
   /** The time source. */
   clock: Clock;
   /** The configuration. */
@@ -75,6 +78,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
     clock,
     hub,
     logger,
+    lifecycle: deps.messageEvents,
     attachments: {
       signer: attachmentSigner,
       maxBytes: config.inboundAttachmentMaxBytes,
@@ -88,7 +92,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
     },
   });
   const inboundDeps: InboundDeps = { store, events, clock, logger };
-  registerInboundHandlers(hub, inboundDeps, inboundMessages);
+  registerInboundHandlers(hub, { ...inboundDeps, lifecycle: deps.messageEvents }, inboundMessages);
   registerWhatsAppHandlers(hub, inboundDeps);
   deps.messages.useChats(new ConversationSendResolver(store));
   return {

@@ -37,6 +37,8 @@ export interface MessagingServices {
   messageDispatcher: MessageDispatcher;
   /** The worker that queues scheduled messages when they fall due. */
   messageScheduler: MessageScheduler;
+  /** Records message events (the inbound side records device-sent messages and changes). */
+  messageEvents: MessageEvents;
 }
 
 /** What {@link createMessagingServices} builds on. */
@@ -112,6 +114,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     capabilities: new CapabilityService(store, availability, clock),
     messageDispatcher,
     messageScheduler: new MessageScheduler(messages, config.schedulerIntervalMs),
+    messageEvents: events,
   };
 }
 

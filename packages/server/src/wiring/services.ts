@@ -55,6 +55,8 @@ export interface Services {
   messageDispatcher: MessagingServices['messageDispatcher'];
   /** The worker that queues scheduled messages when due (started by the app). */
   messageScheduler: MessagingServices['messageScheduler'];
+  /** Records message events. */
+  messageEvents: MessagingServices['messageEvents'];
   /** The chat endpoints. */
   chats: ChatServices['chats'];
   /** The WhatsApp pairing endpoints. */
@@ -147,6 +149,7 @@ export function createServices(
       messages: messaging.messages,
       attachmentSigner,
       instanceHealth: messaging.providers,
+      messageEvents: messaging.messageEvents,
     }),
   };
 }

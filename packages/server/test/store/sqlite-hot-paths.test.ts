@@ -55,6 +55,7 @@ function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRec
     timeline: [{ status: 'queued', at: T0.getTime(), channel: null }],
     correlationId: 'req_1',
     suppressed: false,
+    source: null,
     createdAt: T0,
     updatedAt: T0,
     deletedAt: null,

@@ -89,6 +89,7 @@ export class ChatService {
       name: request.name ?? null,
       participants: [],
       leftAt: null,
+      readAt: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -67,6 +67,7 @@ export async function conversationForInbound(
     name: chat.name ?? null,
     participants: uniqueMembers(chat.members),
     leftAt: null,
+    readAt: null,
     createdAt: chat.at,
     updatedAt: chat.at,
   };

@@ -10,9 +10,10 @@ import { isSameParticipant, participantOf, phoneOfJid } from '../chats/participa
 import { type InboundDeps, receiverOf } from './inbound-deps';
 
 /**
- * Applies a contact's change to a group (member added or gone, renamed, new photo) to the stored
- * chat and emits the matching `chat.*` event. A chat seen for the first time is stored; when the
- * member who left is the instance itself, the chat is left.
+ * Applies a contact's change to a group (member added or gone, renamed, new photo, a member's
+ * role) to the stored chat and emits the matching `chat.*` event (a role change has none: it is
+ * stored only). A chat seen for the first time is stored; when the member who left is the
+ * instance itself, the chat is left.
  */
 export function chatEventHandler(deps: InboundDeps): InboundHandler<'chat.event'> {
   return async (event, context) => {
@@ -73,6 +74,9 @@ export function chatEventHandler(deps: InboundDeps): InboundHandler<'chat.event'
             data: base,
           });
           break;
+        case 'participant.role_changed':
+          // Stored (GET /v1/chats shows the member's `admin`); the spec has no event for it.
+          break;
       }
     });
   };
@@ -105,5 +109,15 @@ function changeOf(
       return { name: event.title };
     case 'photo.changed':
       return {};
+    case 'participant.role_changed': {
+      const member = participantOf(chat.channel, event.participant);
+      const known = chat.participants.some((p) => isSameParticipant(p, event.participant));
+      const participants = known
+        ? chat.participants.map((p) =>
+            isSameParticipant(p, event.participant) ? { ...p, admin: event.role } : p,
+          )
+        : [...chat.participants, { ...member, admin: event.role }];
+      return { participants };
+    }
   }
 }

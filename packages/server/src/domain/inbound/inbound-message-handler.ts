@@ -28,6 +28,7 @@ import {
 import { type ReadyConversation, toConversationFragment } from '../chats/chat-views';
 import { conversationForInbound } from '../chats/inbound-conversation';
 import { participantOf, phoneOfJid } from '../chats/participant-address';
+import type { MessageEvents } from '../messages/message-events';
 import { detectVerificationCode } from '../otp';
 import { findReceivingNumber } from './receiving-number';
 import { purgeExpiredSignupCodes } from './signup-code-retention';
@@ -46,6 +47,8 @@ export interface InboundMessageDeps {
   attachments: InboundAttachmentDeps;
   /** Where dropped events are reported. */
   logger: ProviderLogger;
+  /** Records the lifecycle events of messages (those sent from the instance's own device). */
+  lifecycle: Pick<MessageEvents, 'lifecycle'>;
 }
 
 /** What happened to one inbound message. */
@@ -63,7 +66,9 @@ export interface InboundOutcome {
 /**
  * Receives messages from contacts: matched to the customer by the receiving number (and the
  * instance serving it), stored as an inbound Message, its attachments' bytes stored with signed
- * download URLs, and emitted as `message.inbound`. A verification code is kept for the
+ * download URLs, and emitted as `message.inbound`. A message the instance's own device sent is
+ * stored as outbound (`source: "device"`, status `sent`) and emitted as `message.sent`; a message
+ * of a history sync is stored and never emitted. A verification code is kept for the
  * signup-codes endpoint and, unless the customer's `otpHandling` is `annotate`, suppressed: no
  * event, not listed, not returned. Redelivered events (same provider id) change nothing.
  */
@@ -88,7 +93,9 @@ export class InboundMessageReceiver {
     context: InboundContext,
   ): Promise<InboundOutcome | undefined> {
     const { store, clock, events } = this.#deps;
-    const number = await findReceivingNumber(store, context, event.to);
+    // Sent from the instance's own device: the instance is the sender, the contact the recipient.
+    const own = event.fromMe === true;
+    const number = await findReceivingNumber(store, context, own ? event.from : event.to);
     if (!number) {
       this.#deps.logger.warn(
         { instance: context.instanceName, channel: event.channel },
@@ -97,12 +104,14 @@ export class InboundMessageReceiver {
       return undefined;
     }
     const known = await store.messages.findByExternalId(context.instanceId, event.externalId);
-    if (known && known.direction === 'inbound' && known.customerId === number.customerId) {
+    if (known && known.customerId === number.customerId && (own || known.direction === 'inbound')) {
       return this.outcomeOf(known);
     }
 
     const customer = await store.customers.findById(number.customerId);
-    const detected = event.text === '' ? null : detectVerificationCode(event.text);
+    // Codes are looked for in what contacts send now, not in the device's own or old messages.
+    const detected =
+      event.text === '' || own || event.history ? null : detectVerificationCode(event.text);
     const otp: OtpDetection | null = detected
       ? { code: detected.code, provider: detected.provider }
       : null;
@@ -112,8 +121,12 @@ export class InboundMessageReceiver {
     const at = new Date(clock.now());
     // The upstream's time of the message (a replayed history keeps its dates), never the future.
     const sentAt = new Date(Math.min(event.occurredAt.getTime(), at.getTime()));
-    const from = phoneOfJid(event.from) ?? event.from;
-    const to = number.email === event.to ? event.to : number.phoneNumber;
+    const contactAddress = own ? event.to : event.from;
+    const contact = phoneOfJid(contactAddress) ?? contactAddress;
+    const ownAddress = own ? event.from : event.to;
+    const instanceAddress = number.email === ownAddress ? ownAddress : number.phoneNumber;
+    const from = own ? instanceAddress : contact;
+    const to = own ? contact : instanceAddress;
 
     return store.transaction(async (tx) => {
       const conversation = chatMembers
@@ -136,9 +149,10 @@ export class InboundMessageReceiver {
       const message: MessageRecord = {
         id: newId('msg'),
         customerId: number.customerId,
-        direction: 'inbound',
-        // An inbound message has reached its recipient: it is delivered from the first moment.
-        status: 'delivered',
+        direction: own ? 'outbound' : 'inbound',
+        // An inbound message has reached its recipient: it is delivered from the first moment;
+        // the device's own message is known to be sent (its receipts follow as status events).
+        status: own ? 'sent' : 'delivered',
         to,
         conversationId: conversation?.id ?? null,
         providerChatId: event.chatId ?? null,
@@ -166,9 +180,12 @@ export class InboundMessageReceiver {
         errorCode: null,
         errorMessage: null,
         retryCount: 0,
-        timeline: [{ status: 'delivered', at: at.getTime(), channel: event.channel }],
+        timeline: [
+          { status: own ? 'sent' : 'delivered', at: at.getTime(), channel: event.channel },
+        ],
         correlationId: newCorrelationId(),
         suppressed,
+        source: own ? 'device' : null,
         createdAt: Number.isNaN(sentAt.getTime()) ? at : sentAt,
         updatedAt: at,
         deletedAt: null,
@@ -193,7 +210,11 @@ export class InboundMessageReceiver {
           receivedAt: at,
         });
       }
-      if (!suppressed) {
+      if (event.history) {
+        // History sync: stored for the record, never emitted.
+      } else if (own) {
+        await this.#deps.lifecycle.lifecycle(tx, 'message.sent', message, message.correlationId);
+      } else if (!suppressed) {
         await events.record(tx, {
           customerId: number.customerId,
           type: 'message.inbound',
@@ -255,13 +276,14 @@ export class InboundMessageReceiver {
     if (event.chatId === undefined || event.channel === 'sms') return undefined;
     const channel = event.channel;
     const chatId = event.chatId;
-    const sender = participantOf(channel, event.from);
+    // The device's own message adds no member: its sender is the instance.
+    const sender = event.fromMe ? [] : [participantOf(channel, event.from)];
     const known = await this.#deps.store.conversations.findByInstanceChat(
       number.customerId,
       context.instanceId,
       chatId,
     );
-    if (known) return { channel, chatId, members: [sender], name: undefined };
+    if (known) return { channel, chatId, members: sender, name: undefined };
     const upstream = await this.#deps.hub
       .provider(context.instanceId)
       .then((provider) => provider.getChat({ channel, from: number.phoneNumber, chatId }))
@@ -269,7 +291,7 @@ export class InboundMessageReceiver {
     const members = (upstream?.participants ?? []).map((member) =>
       channel === 'whatsapp' ? member : participantOf(channel, member.handle),
     );
-    return { channel, chatId, members: [...members, sender], name: upstream?.name };
+    return { channel, chatId, members: [...members, ...sender], name: upstream?.name };
   }
 }
 

@@ -1,9 +1,11 @@
 import type { ProviderHub } from '../../providers/provider-hub';
+import type { MessageEvents } from '../messages/message-events';
 import { audioKeptHandler } from './audio-kept-handler';
 import { chatEventHandler } from './chat-event-handler';
 import { faceTimeIncomingHandler, faceTimeStatusHandler } from './facetime-handlers';
 import type { InboundDeps } from './inbound-deps';
 import type { InboundMessageReceiver } from './inbound-message-handler';
+import { chatReadHandler, messageChangeHandler } from './message-change-handler';
 import { reactionHandler } from './reaction-handler';
 import { typingHandler } from './typing-handler';
 
@@ -14,10 +16,12 @@ import { typingHandler } from './typing-handler';
  */
 export function registerInboundHandlers(
   hub: Pick<ProviderHub, 'on'>,
-  deps: InboundDeps,
+  deps: InboundDeps & { lifecycle: Pick<MessageEvents, 'lifecycle' | 'edited'> },
   messages: InboundMessageReceiver,
 ): void {
   hub.on('message.inbound', messages.handler());
+  hub.on('message.changed', messageChangeHandler(deps));
+  hub.on('chat.read', chatReadHandler(deps));
   hub.on('message.reaction', reactionHandler(deps));
   hub.on('message.audio_kept', audioKeptHandler(deps));
   hub.on('typing', typingHandler(deps));

@@ -133,6 +133,8 @@ export class MessageEvents {
       status: message.status,
       ...(message.errorCode === null ? {} : { errorCode: message.errorCode }),
       ...(message.errorMessage === null ? {} : { errorMessage: message.errorMessage }),
+      ...(message.direction === 'inbound' ? { direction: 'inbound' as const } : {}),
+      ...(message.source === 'device' ? { source: 'device' as const } : {}),
     };
     if (message.to === null && message.conversationId !== null) {
       const fragments = await this.chats()?.fragments(tx, message);

@@ -347,6 +347,7 @@ export class MessageService {
       timeline: [{ status, at: facts.now, channel: null }],
       correlationId: facts.correlationId,
       suppressed: false,
+      source: null,
       createdAt,
       updatedAt: createdAt,
       deletedAt: null,

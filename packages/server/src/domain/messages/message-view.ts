@@ -50,6 +50,7 @@ export class MessageViews {
     return {
       id: record.id,
       direction: record.direction,
+      ...(record.source === 'device' ? { source: 'device' as const } : {}),
       status: record.status,
       ...recipientOf(record),
       from: record.from,

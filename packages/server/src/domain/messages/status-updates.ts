@@ -79,13 +79,52 @@ export class MessageStatusUpdates {
       ) {
         return;
       }
+      let status: ProviderDeliveryStatus = event.status;
+      if (event.recipient !== undefined && message.isGroup && status !== 'failed') {
+        const reached = await this.#groupStatus(tx, message, event.recipient, status);
+        if (reached === undefined) return;
+        status = reached;
+      }
       await this.apply(tx, message, {
-        status: event.status,
+        status,
         externalId: event.externalId,
         ...(event.status === 'failed' ? { error: event.error } : {}),
       });
     });
   };
+
+  /**
+   * A group member's receipt: recorded per member, and the group message reaches `delivered`
+   * once every member's device has it and `read` once every member has read it (as WhatsApp shows
+   * its ticks), so the first reader does not mark it read for everyone. When the gateway does not
+   * know the members, the first receipt counts. Answers the status the message reaches, or
+   * undefined when it reaches none yet.
+   */
+  async #groupStatus(
+    tx: UnitOfWork,
+    message: MessageRecord,
+    recipient: string,
+    status: 'sent' | 'delivered' | 'read',
+  ): Promise<ProviderDeliveryStatus | undefined> {
+    if (status === 'sent') return status;
+    await tx.messageReceipts.record(message.id, recipient, status, new Date(this.clock.now()));
+    const chat =
+      message.conversationId !== null
+        ? await tx.conversations.findById(message.customerId, message.conversationId)
+        : message.providerChatId !== null
+          ? await tx.conversations.findByInstanceChat(
+              message.customerId,
+              message.instanceId,
+              message.providerChatId,
+            )
+          : undefined;
+    const members = (chat?.participants ?? []).filter((member) => member.handle !== message.from);
+    if (members.length === 0) return status;
+    const counts = await tx.messageReceipts.counts(message.id);
+    if (counts.read >= members.length) return 'read';
+    if (counts.delivered >= members.length) return 'delivered';
+    return undefined;
+  }
 
   /**
    * A status of one part of a multi-part send: recorded on the part (forward only), then the

@@ -6,6 +6,7 @@ import type {
   ProviderWebhookResponse,
 } from '@switchboard/provider-kit';
 import { z } from 'zod';
+import { isGroupChatId } from './simulated-addresses';
 
 /** The header a simulated upstream signs its calls with: `sha256=<hex HMAC of the raw body>`. */
 export const SIMULATOR_SIGNATURE_HEADER = 'x-simulator-signature';
@@ -14,25 +15,69 @@ export const SIMULATOR_SIGNATURE_HEADER = 'x-simulator-signature';
  * One call of the simulated upstream: what a BlueBubbles or Twilio webhook carries, reduced to
  * the gateway's needs, in JSON or form encoding. `id` is the upstream's event id.
  */
+/** A boolean as JSON or as a form field (`true`/`false`). */
+const flag = z.union([
+  z.boolean(),
+  z.enum(['true', 'false']).transform((value) => value === 'true'),
+]);
+const timestamp = z.union([z.coerce.number(), z.string().datetime()]).optional();
+const channel = z.enum(['imessage', 'sms', 'whatsapp']).optional();
+const id = z.string().min(1).max(200);
+
 const SimulatorUpstreamEvent = z.discriminatedUnion('type', [
   z.object({
-    id: z.string().min(1).max(200),
+    id,
     type: z.literal('message.inbound'),
-    channel: z.enum(['imessage', 'sms', 'whatsapp']).optional(),
-    externalId: z.string().min(1).max(200).optional(),
+    channel,
+    externalId: id.optional(),
     from: z.string().min(1),
     to: z.string().min(1),
     text: z.string().default(''),
-    timestamp: z.union([z.coerce.number(), z.string().datetime()]).optional(),
+    chatId: z.string().min(1).optional(),
+    fromMe: flag.optional(),
+    history: flag.optional(),
+    timestamp,
   }),
   z.object({
-    id: z.string().min(1).max(200),
+    id,
     type: z.literal('message.status'),
-    channel: z.enum(['imessage', 'sms', 'whatsapp']).optional(),
-    externalId: z.string().min(1).max(200),
+    channel,
+    externalId: id,
     status: z.enum(['sent', 'delivered', 'read', 'failed']),
+    recipient: z.string().min(1).optional(),
     errorMessage: z.string().optional(),
-    timestamp: z.union([z.coerce.number(), z.string().datetime()]).optional(),
+    timestamp,
+  }),
+  z.object({
+    id,
+    type: z.literal('message.changed'),
+    channel,
+    externalId: id,
+    from: z.string().min(1),
+    to: z.string().min(1),
+    change: z.enum(['edited', 'unsent']),
+    text: z.string().optional(),
+    timestamp,
+  }),
+  z.object({
+    id,
+    type: z.literal('chat.read'),
+    channel,
+    chatId: z.string().min(1),
+    to: z.string().min(1),
+    read: flag,
+    timestamp,
+  }),
+  z.object({
+    id,
+    type: z.literal('chat.role'),
+    channel,
+    chatId: z.string().min(1),
+    actor: z.string().min(1),
+    to: z.string().min(1),
+    participant: z.string().min(1),
+    role: z.enum(['admin', 'superadmin', 'member']),
+    timestamp,
   }),
 ]);
 
@@ -97,19 +142,38 @@ export async function handleSimulatorCall(
   const channel = call.channel ?? options.channels[0] ?? 'imessage';
   const occurredAt = call.timestamp === undefined ? options.now() : new Date(call.timestamp);
   const common = { channel, occurredAt, upstreamEventId: call.id };
-  await options.emit(
-    call.type === 'message.inbound'
-      ? {
-          ...common,
-          kind: 'message.inbound',
-          externalId: call.externalId ?? call.id,
-          from: call.from,
-          to: call.to,
-          isGroup: false,
-          text: call.text,
-          attachments: [],
-        }
-      : call.status === 'failed'
+  await options.emit(eventOf(call, { channel, occurredAt, upstreamEventId: call.id }));
+  return answer(200, form);
+}
+
+function signatureMatches(request: ProviderWebhookRequest, secret: string): boolean {
+  const given = Buffer.from(request.headers[SIMULATOR_SIGNATURE_HEADER] ?? '');
+  const expected = Buffer.from(signSimulatorCall(secret, request.rawBody));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The provider event a simulated upstream call stands for. */
+function eventOf(
+  call: z.output<typeof SimulatorUpstreamEvent>,
+  common: { channel: Channel; occurredAt: Date; upstreamEventId: string },
+): ProviderInboundEvent {
+  switch (call.type) {
+    case 'message.inbound':
+      return {
+        ...common,
+        kind: 'message.inbound',
+        externalId: call.externalId ?? call.id,
+        from: call.from,
+        to: call.to,
+        isGroup: call.chatId !== undefined && isGroupChatId(call.chatId),
+        text: call.text,
+        attachments: [],
+        ...(call.chatId === undefined ? {} : { chatId: call.chatId }),
+        ...(call.fromMe ? { fromMe: true } : {}),
+        ...(call.history ? { history: true } : {}),
+      };
+    case 'message.status':
+      return call.status === 'failed'
         ? {
             ...common,
             kind: 'message.status',
@@ -120,13 +184,36 @@ export async function handleSimulatorCall(
               message: call.errorMessage ?? 'The upstream reported a delivery failure',
             },
           }
-        : { ...common, kind: 'message.status', externalId: call.externalId, status: call.status },
-  );
-  return answer(200, form);
-}
-
-function signatureMatches(request: ProviderWebhookRequest, secret: string): boolean {
-  const given = Buffer.from(request.headers[SIMULATOR_SIGNATURE_HEADER] ?? '');
-  const expected = Buffer.from(signSimulatorCall(secret, request.rawBody));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+        : {
+            ...common,
+            kind: 'message.status',
+            externalId: call.externalId,
+            status: call.status,
+            ...(call.recipient === undefined ? {} : { recipient: call.recipient }),
+          };
+    case 'message.changed':
+      return {
+        ...common,
+        kind: 'message.changed',
+        externalId: call.externalId,
+        from: call.from,
+        to: call.to,
+        change:
+          call.change === 'edited' ? { type: 'edited', text: call.text ?? '' } : { type: 'unsent' },
+      };
+    case 'chat.read':
+      return { ...common, kind: 'chat.read', chatId: call.chatId, to: call.to, read: call.read };
+    case 'chat.role':
+      return {
+        ...common,
+        kind: 'chat.event',
+        externalId: call.id,
+        chatId: call.chatId,
+        actor: call.actor,
+        to: call.to,
+        action: 'participant.role_changed',
+        participant: call.participant,
+        role: call.role === 'member' ? null : call.role,
+      };
+  }
 }

@@ -24,6 +24,8 @@ export const conversations = sqliteTable(
     name: text('name'),
     participants: text('participants', { mode: 'json' }).$type<StoredParticipant[]>().notNull(),
     leftAt: timestamp('left_at'),
+    /** When the chat was last marked read on the instance's own device; null when unread. */
+    readAt: timestamp('read_at'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },

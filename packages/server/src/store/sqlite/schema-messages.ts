@@ -60,6 +60,8 @@ export const messages = sqliteTable(
     timeline: text('timeline', { mode: 'json' }).$type<StoredTimelineEntry[]>().notNull(),
     correlationId: text('correlation_id').notNull(),
     suppressed: integer('suppressed', { mode: 'boolean' }).notNull().default(false),
+    /** `device` for an outbound message the instance's own device sent; null otherwise. */
+    source: text('source').$type<'device'>(),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     deletedAt: timestamp('deleted_at'),
@@ -169,4 +171,22 @@ export const messageParts = sqliteTable(
     primaryKey({ columns: [table.attemptId, table.partIndex] }),
     index('message_parts_instance_external_idx').on(table.instanceId, table.externalId),
   ],
+);
+
+/**
+ * Per-member receipts of group messages (WhatsApp reports delivery and reads per participant):
+ * the message is `delivered` once every member's device has it and `read` once every member has
+ * read it.
+ */
+export const messageReceipts = sqliteTable(
+  'message_receipts',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id),
+    recipient: text('recipient').notNull(),
+    status: text('status').$type<'delivered' | 'read'>().notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.messageId, table.recipient] })],
 );

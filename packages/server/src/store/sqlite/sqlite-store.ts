@@ -18,6 +18,7 @@ import { SqliteInstanceRepository } from './sqlite-instance-repository';
 import { SqliteMessageAttemptRepository } from './sqlite-message-attempt-repository';
 import { SqliteMessagePartRepository } from './sqlite-message-part-repository';
 import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repository';
+import { SqliteMessageReceiptRepository } from './sqlite-message-receipt-repository';
 import { SqliteMessageRepository } from './sqlite-message-repository';
 import { SqliteNumberRepository } from './sqlite-number-repository';
 import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
@@ -38,6 +39,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     messages: new SqliteMessageRepository(run),
     messageAttempts: new SqliteMessageAttemptRepository(run),
     messageParts: new SqliteMessagePartRepository(run),
+    messageReceipts: new SqliteMessageReceiptRepository(run),
     messageReactions: new SqliteMessageReactionRepository(run),
     capabilityCache: new SqliteCapabilityCacheRepository(run),
     providerState: new SqliteProviderStateRepository(run, cipher),
@@ -149,6 +151,7 @@ export class SqliteStore implements Store {
   readonly messages;
   readonly messageAttempts;
   readonly messageParts;
+  readonly messageReceipts;
   readonly messageReactions;
   readonly capabilityCache;
   readonly providerState;
@@ -190,6 +193,7 @@ export class SqliteStore implements Store {
     this.messages = repos.messages;
     this.messageAttempts = repos.messageAttempts;
     this.messageParts = repos.messageParts;
+    this.messageReceipts = repos.messageReceipts;
     this.messageReactions = repos.messageReactions;
     this.capabilityCache = repos.capabilityCache;
     this.providerState = repos.providerState;
