@@ -11,6 +11,7 @@ export {
 export { ManualTimerClock } from './manual-timer-clock';
 export {
   describeProviderConformance,
+  type ProviderConformanceIngress,
   type ProviderConformanceOptions,
   type ProviderConformanceSubject,
 } from './provider-conformance';

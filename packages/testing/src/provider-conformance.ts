@@ -5,6 +5,7 @@ import type {
   ProviderInboundEvent,
   ProviderMessageRef,
   ProviderSendRequest,
+  ProviderWebhookRequest,
 } from '@switchboard/provider-kit';
 import {
   isProviderError,
@@ -49,6 +50,25 @@ export interface ProviderConformanceOptions {
   supports: { edit: boolean; unsend: boolean; react: boolean; typing: boolean };
   /** How long to wait for an event (default 5 s). */
   timeoutMs?: number;
+  /**
+   * The upstream's webhooks, for adapters that take them (`handleWebhook`): calls as the fake
+   * upstream makes them. Omit for adapters that get their events otherwise (Baileys' socket).
+   */
+  ingress?: ProviderConformanceIngress;
+}
+
+/** Calls of an upstream to the adapter's `handleWebhook`, as its faithful fake makes them. */
+export interface ProviderConformanceIngress {
+  /** A genuine call: a message `text` from `from` to the instance, upstream event id `id`. */
+  inbound(input: { id: string; from: string; text: string }): ProviderWebhookRequest;
+  /** The same call with a signature the upstream did not make (or none). */
+  forged(input: { id: string; from: string; text: string }): ProviderWebhookRequest;
+  /** A genuine status callback of a message the adapter sent, upstream event id `id`. */
+  status(input: {
+    id: string;
+    externalId: string;
+    status: 'sent' | 'delivered';
+  }): ProviderWebhookRequest;
 }
 
 /** A send request for the conformance suite. */
@@ -383,6 +403,76 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
         'CHANNEL_NOT_SUPPORTED',
       );
     });
+
+    it('sends a re-driven attempt (the same attemptId) once upstream', async () => {
+      const request = sendRequest(options, recipients.deliverable);
+      const first = await provider.send(request);
+      const again = await provider.send(request);
+      expect(again.externalId).toBe(first.externalId);
+      const last = options.lifecycle.at(-1);
+      if (!last) throw new Error('the lifecycle must name at least one status');
+      await recorder.waitForStatus(first.externalId, last, timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(recorder.statusesOf(first.externalId)).toEqual(options.lifecycle);
+    });
+
+    const ingress = options.ingress;
+    if (ingress) {
+      describe('its ingress', () => {
+        const call = async (request: ProviderWebhookRequest) => {
+          const handle = provider.handleWebhook?.bind(provider);
+          if (!handle) throw new Error(`${options.name} has an ingress but no handleWebhook`);
+          return handle(request);
+        };
+
+        it('turns a genuine call into an event tagged with the upstream event id, then answers 2xx', async () => {
+          const id = `up-${randomUUID()}`;
+          const response = await call(
+            ingress.inbound({ id, from: recipients.deliverable, text: 'hi' }),
+          );
+          expect(response.status).toBeGreaterThanOrEqual(200);
+          expect(response.status).toBeLessThan(300);
+          const event = recorder.events.find((e) => e.upstreamEventId === id);
+          expect(event?.kind).toBe('message.inbound');
+          if (event?.kind === 'message.inbound') expect(event.text).toBe('hi');
+        });
+
+        it('refuses a call with a bad signature with 4xx, reporting nothing', async () => {
+          const id = `up-${randomUUID()}`;
+          const response = await call(
+            ingress.forged({ id, from: recipients.deliverable, text: 'hi' }),
+          );
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+          expect(recorder.events.some((e) => e.upstreamEventId === id)).toBe(false);
+        });
+
+        it('tags a redelivered call with the same upstream event id (so the gateway drops it)', async () => {
+          const id = `up-${randomUUID()}`;
+          const input = { id, from: recipients.deliverable, text: 'twice' };
+          await call(ingress.inbound(input));
+          await call(ingress.inbound(input));
+          const tagged = recorder.events.filter((e) => e.upstreamEventId === id);
+          expect(tagged.length).toBeGreaterThanOrEqual(1);
+          expect(new Set(tagged.map((e) => e.kind))).toEqual(new Set(['message.inbound']));
+        });
+
+        it('reports status callbacks that arrive out of order, each with its own upstream event id', async () => {
+          const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
+          const delivered = `up-${randomUUID()}`;
+          const sent = `up-${randomUUID()}`;
+          await call(ingress.status({ id: delivered, externalId, status: 'delivered' }));
+          await call(ingress.status({ id: sent, externalId, status: 'sent' }));
+          const byId = (id: string) => recorder.events.find((e) => e.upstreamEventId === id);
+          expect(byId(delivered)).toMatchObject({
+            kind: 'message.status',
+            externalId,
+            status: 'delivered',
+          });
+          expect(byId(sent)).toMatchObject({ kind: 'message.status', externalId, status: 'sent' });
+        });
+      });
+    }
 
     it('reports nothing through the sink once stop has resolved', async () => {
       await provider.send(sendRequest(options, recipients.deliverable));

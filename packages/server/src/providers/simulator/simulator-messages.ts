@@ -45,14 +45,28 @@ export class SimulatorMessages {
   readonly #messages = new Map<string, SimulatedMessage>();
   /** For DD 31: the attempt number of each message's first attempt, by recipient and message. */
   readonly #firstAttempts = new Map<string, number>();
+  /** What each accepted attempt was answered, by attempt id. */
+  readonly #accepted = new Map<string, ProviderSendResult>();
 
   /** Messages simulated in `context`. */
   constructor(context: SimulatorContext) {
     this.#context = context;
   }
 
-  /** One delivery attempt, as the recipient table decides. */
+  /**
+   * One delivery attempt, as the recipient table decides. Like upstreams that dedupe on a client
+   * id (BlueBubbles' `tempGuid`), an attempt the simulator already accepted is answered again,
+   * not sent twice.
+   */
   async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
+    const accepted = this.#accepted.get(request.attemptId);
+    if (accepted) return accepted;
+    const result = await this.#send(request);
+    this.#accepted.set(request.attemptId, result);
+    return result;
+  }
+
+  async #send(request: ProviderSendRequest): Promise<ProviderSendResult> {
     const { channel, to } = request;
     const outcome = behaviourOfDestination(to).channels[channel];
     let steps: readonly LifecycleStep[];

@@ -5,12 +5,16 @@ import { isProviderError } from '@switchboard/provider-kit';
 import {
   describeProviderConformance,
   ManualTimerClock,
+  type ProviderConformanceIngress,
   startWithRecorder,
 } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
+import { SIMULATOR_SIGNATURE_HEADER, signSimulatorCall } from './simulator-ingress';
 import { SimulatorProvider } from './simulator-provider';
 
 const FROM = '+14155550999';
+
+const INGRESS_SECRET = 'conformance-ingress-secret';
 
 /** A simulator serving only `channel`, stepping as fast as it can on the real clock. */
 function simulatorFor(channel: Channel) {
@@ -19,8 +23,33 @@ function simulatorFor(channel: Channel) {
       instanceName: `sim-${channel}`,
       channels: [channel],
       stepMs: 0,
+      ingressSecret: INGRESS_SECRET,
     }),
   });
+}
+
+/** Calls of the simulated upstream, signed as it signs them. */
+function simulatedUpstream(channel: Channel): ProviderConformanceIngress {
+  const request = (body: object, secret = INGRESS_SECRET) => {
+    const raw = JSON.stringify(body);
+    return {
+      method: 'POST',
+      url: 'http://127.0.0.1/providers/x/webhook/y',
+      headers: {
+        'content-type': 'application/json',
+        [SIMULATOR_SIGNATURE_HEADER]: signSimulatorCall(secret, raw),
+      },
+      rawBody: Buffer.from(raw),
+    };
+  };
+  return {
+    inbound: ({ id, from, text }) =>
+      request({ id, type: 'message.inbound', channel, from, to: FROM, text }),
+    forged: ({ id, from, text }) =>
+      request({ id, type: 'message.inbound', channel, from, to: FROM, text }, 'not-the-secret'),
+    status: ({ id, externalId, status }) =>
+      request({ id, type: 'message.status', channel, externalId, status }),
+  };
 }
 
 describeProviderConformance({
@@ -39,6 +68,7 @@ describeProviderConformance({
   },
   lifecycle: ['sent', 'delivered', 'read'],
   supports: { edit: true, unsend: true, react: true, typing: true },
+  ingress: simulatedUpstream('imessage'),
 });
 
 describeProviderConformance({
@@ -53,6 +83,7 @@ describeProviderConformance({
   },
   lifecycle: ['sent', 'delivered'],
   supports: { edit: false, unsend: false, react: false, typing: false },
+  ingress: simulatedUpstream('sms'),
 });
 
 describeProviderConformance({
