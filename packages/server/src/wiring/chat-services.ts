@@ -4,14 +4,12 @@ import type { Config } from '../config';
 import { AttachmentDownloads } from '../domain/attachments/attachment-download';
 import { fetchAttachment } from '../domain/attachments/attachment-fetcher';
 import type { AttachmentSigner } from '../domain/attachments/attachment-signer';
-import { ConversationSendResolver } from '../domain/chats/chat-send-resolver';
 import { ChatService } from '../domain/chats/chat-service';
 import { ForwardingLogger } from '../domain/inbound/forwarding-logger';
 import type { InboundDeps } from '../domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
 import type { MessageEvents } from '../domain/messages/message-events';
-import type { MessageService } from '../domain/messages/message-service';
 import { SandboxService, type SandboxServiceDeps } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
@@ -56,8 +54,6 @@ export interface ChatDependencies {
   events: EventRecorder;
   /** The running providers; the inbound and WhatsApp handlers are registered on it. */
   hub: Pick<ProviderHub, 'provider' | 'on'>;
-  /** The message service, into which chat-keyed sends are plugged. */
-  messages: MessageService;
   /** Signs and checks attachment download URLs. */
   attachmentSigner: AttachmentSigner;
   /** Checks an instance's health at once (the sandbox's health override). */
@@ -66,7 +62,7 @@ export interface ChatDependencies {
 
 /**
  * Builds the chat side and plugs it into the rest: the inbound and WhatsApp session handlers are
- * registered on the provider hub (before it starts), and chat-keyed sends on the message service.
+ * registered on the provider hub (before it starts).
  */
 export function createChatServices(deps: ChatDependencies): ChatServices {
   const { store, clock, config, events, hub, attachmentSigner } = deps;
@@ -94,7 +90,6 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
   const inboundDeps: InboundDeps = { store, events, clock, logger };
   registerInboundHandlers(hub, { ...inboundDeps, lifecycle: deps.messageEvents }, inboundMessages);
   registerWhatsAppHandlers(hub, inboundDeps);
-  deps.messages.useChats(new ConversationSendResolver(store));
   return {
     chats: new ChatService({
       store,

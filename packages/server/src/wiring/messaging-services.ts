@@ -8,6 +8,7 @@ import {
 import type { AttachmentSigner } from '../domain/attachments/attachment-signer';
 import { AvailabilityCache } from '../domain/capabilities/availability-cache';
 import { CapabilityService } from '../domain/capabilities/capability-service';
+import { ConversationSendResolver } from '../domain/chats/chat-send-resolver';
 import { InstancePacer } from '../domain/messages/instance-pacer';
 import { MessageActions } from '../domain/messages/message-actions';
 import { MessageDelivery } from '../domain/messages/message-delivery';
@@ -71,9 +72,8 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     dedupeRetentionMs: config.ingressDedupeRetentionMs,
   });
   const availability = new AvailabilityCache(store, providers, clock, config.capabilityCacheTtlMs);
-  // The message service plugs in the chats side later; events read it when they are recorded.
-  let messages: MessageService | undefined;
-  const events = new MessageEvents(deps.events, () => messages?.chats);
+  const chats = new ConversationSendResolver(store);
+  const events = new MessageEvents(deps.events, chats);
   const statusUpdates = new MessageStatusUpdates(store, events, clock);
   const delivery = new MessageDelivery({
     store,
@@ -99,10 +99,10 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     reconcileSentWithinMs: config.reconcileSentWindowMs,
     reconcileDeliveredWithinMs: config.reconcileDeliveredWindowMs,
   });
-  messages = new MessageService({
+  const messages = new MessageService({
     store,
     clock,
-    targets: new SendTargetResolver(store, availability, config.reachabilityBudgetMs),
+    targets: new SendTargetResolver(store, availability, chats, config.reachabilityBudgetMs),
     events,
     onQueued: (id) => messageDispatcher.enqueue(id),
   });

@@ -146,7 +146,6 @@ export function createServices(
       config,
       events,
       hub: messaging.providers,
-      messages: messaging.messages,
       attachmentSigner,
       instanceHealth: messaging.providers,
       messageEvents: messaging.messageEvents,

@@ -27,9 +27,8 @@ export interface ChatEventFragments {
 }
 
 /**
- * The chats side of chat-keyed sends, implemented by the chats service and plugged into the
- * message service with `useChats`. Until one is plugged in, chat-keyed sends answer 404
- * `CONVERSATION_NOT_FOUND`.
+ * The chats side of chat-keyed sends (and of their events' chat fragments), implemented by the
+ * chats domain and handed to the send-target resolver and the message events when they are built.
  */
 export interface ChatSendResolver {
   /**

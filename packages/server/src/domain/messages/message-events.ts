@@ -54,7 +54,7 @@ export class MessageEvents {
   /** Events recorded by `recorder`; `chats` supplies the fragments of chat-keyed sends. */
   constructor(
     private readonly recorder: EventRecorder,
-    private readonly chats: () => ChatSendResolver | undefined,
+    private readonly chats: ChatSendResolver,
   ) {}
 
   /** Records a lifecycle event of `message` as it is now. */
@@ -137,7 +137,7 @@ export class MessageEvents {
       ...(message.source === 'device' ? { source: 'device' as const } : {}),
     };
     if (message.to === null && message.conversationId !== null) {
-      const fragments = await this.chats()?.fragments(tx, message);
+      const fragments = await this.chats.fragments(tx, message);
       return {
         ...base,
         conversationId: message.conversationId,

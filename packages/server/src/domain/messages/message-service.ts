@@ -9,7 +9,6 @@ import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { DomainError } from '../domain-error';
 import { takeInAttachments } from './attachment-intake';
-import type { ChatSendResolver } from './chat-send-target';
 import { decodeCursor, encodeCursor } from './message-cursor';
 import type { MessageEvents } from './message-events';
 import { notFound, patchOf, visible } from './message-record';
@@ -47,21 +46,10 @@ export interface MessageServiceOptions {
  */
 export class MessageService {
   readonly #options: MessageServiceOptions;
-  #chats: ChatSendResolver | undefined;
 
-  /** The service; chat-keyed sends need {@link useChats}. */
+  /** The service over its dependencies. */
   constructor(options: MessageServiceOptions) {
     this.#options = options;
-  }
-
-  /** Plugs in the chats side of chat-keyed sends (and their event fragments). */
-  useChats(chats: ChatSendResolver): void {
-    this.#chats = chats;
-  }
-
-  /** The chats side, once plugged in. */
-  get chats(): ChatSendResolver | undefined {
-    return this.#chats;
   }
 
   /**
@@ -82,7 +70,7 @@ export class MessageService {
     }
     const now = clock.now();
     const scheduledAt = this.#scheduledAt(body.scheduledAt, now);
-    const target = await this.#options.targets.resolve(customerId, body, this.#chats);
+    const target = await this.#options.targets.resolve(customerId, body);
     if (body.replyTo !== undefined) await this.#assertReplyTarget(customerId, body.replyTo);
     const intake = takeInAttachments(body.attachments);
     const message = this.#newMessage(customerId, body, target, {

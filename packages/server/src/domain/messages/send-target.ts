@@ -38,24 +38,19 @@ export class SendTargetResolver {
   constructor(
     private readonly store: Store,
     private readonly availability: AvailabilityCache,
+    private readonly chats: ChatSendResolver,
     private readonly budgetMs: number,
   ) {}
 
   /**
    * The target of a send: a chat-keyed send through `chats`, otherwise the `from` number's
    * instance (or the default number's) and the routing of the body.
-   * @throws {DomainError} CONVERSATION_NOT_FOUND (chat-keyed, no chats service),
-   * ADDRESS_NOT_AUTHORIZED, NO_DEFAULT_ADDRESS, NO_CHANNEL_AVAILABLE and the chats' codes.
+   * @throws {DomainError} ADDRESS_NOT_AUTHORIZED, NO_DEFAULT_ADDRESS, NO_CHANNEL_AVAILABLE and the chats' codes.
    */
-  async resolve(
-    customerId: string,
-    body: SendMessageRequest,
-    chats: ChatSendResolver | undefined,
-  ): Promise<SendTarget> {
+  async resolve(customerId: string, body: SendMessageRequest): Promise<SendTarget> {
     const chatKey = body.chatId ?? body.conversationId;
     if (chatKey !== undefined) {
-      if (!chats) throw new DomainError('CONVERSATION_NOT_FOUND', `No chat ${chatKey} exists`);
-      const chat = await chats.resolve(customerId, chatKey, body.from);
+      const chat = await this.chats.resolve(customerId, chatKey, body.from);
       return {
         from: chat.from,
         instanceId: chat.instanceId,
