@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import {
@@ -91,6 +91,8 @@ export function cloneMessages(
   messages: number,
 ): ClonedDatabase {
   copyFileSync(templatePath, targetPath);
+  // The database's secrets are encrypted with the key file beside it: it travels with the copy.
+  if (existsSync(`${templatePath}.key`)) copyFileSync(`${templatePath}.key`, `${targetPath}.key`);
   const started = performance.now();
   const db = new Database(targetPath);
   const sampleIds: string[] = [];

@@ -3,12 +3,14 @@ import { type Channel, isErrorCode } from '@switchboard/contract';
 import type {
   MessagingProvider,
   ProviderInboundEvent,
+  ProviderInboundEventKind,
   ProviderMessageRef,
   ProviderSendRequest,
   ProviderWebhookRequest,
 } from '@switchboard/provider-kit';
 import {
   isProviderError,
+  MemoryProviderStateStore,
   PROVIDER_ERROR_CODES,
   type ProviderErrorCode,
 } from '@switchboard/provider-kit';
@@ -47,7 +49,7 @@ export interface ProviderConformanceOptions {
   /** The statuses a message to `recipients.deliverable` reports, in order. */
   lifecycle: readonly ('sent' | 'delivered' | 'read')[];
   /** Which operations the channel supports; the others must reject with CHANNEL_NOT_SUPPORTED. */
-  supports: { edit: boolean; unsend: boolean; react: boolean; typing: boolean };
+  supports: { edit: boolean; unsend: boolean; react: boolean; typing: boolean; groups?: boolean };
   /** How long to wait for an event (default 5 s). */
   timeoutMs?: number;
   /**
@@ -55,6 +57,24 @@ export interface ProviderConformanceOptions {
    * upstream makes them. Omit for adapters that get their events otherwise (Baileys' socket).
    */
   ingress?: ProviderConformanceIngress;
+  /**
+   * For adapters that link WhatsApp devices (`whatsappSessions`): an owned number and how the
+   * fake upstream completes its pairing (scanning the QR code the adapter reported).
+   */
+  /**
+   * How the fake upstream makes each kind of inbound event happen (a webhook call, a socket
+   * event): the suite triggers each and checks the event. `message.inbound` is required, and
+   * `message.reaction` when the channel supports reactions.
+   */
+  inbound?: Partial<
+    Record<ProviderInboundEventKind, (provider: MessagingProvider, from: string) => Promise<void>>
+  >;
+  whatsapp?: {
+    /** The owned number to pair, E.164. */
+    phoneNumber: string;
+    /** Completes the pairing of `phoneNumber` upstream. */
+    link(provider: MessagingProvider, phoneNumber: string): Promise<void>;
+  };
 }
 
 /** Calls of an upstream to the adapter's `handleWebhook`, as its faithful fake makes them. */
@@ -403,6 +423,137 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
         'CHANNEL_NOT_SUPPORTED',
       );
     });
+
+    it('sends attachments, as bytes and as URLs, through their whole lifecycle', async () => {
+      const result = await provider.send(
+        sendRequest(options, recipients.deliverable, {
+          text: 'Two files',
+          attachments: [
+            {
+              source: { kind: 'bytes', data: new Uint8Array([137, 80, 78, 71]) },
+              mimeType: 'image/png',
+              filename: 'a.png',
+              publicUrl:
+                'https://switchboard.example.com/v1/attachments/media_x_0?expires=1&signature=0',
+            },
+            {
+              source: { kind: 'url', url: 'https://cdn.example.com/b.png' },
+              mimeType: 'image/png',
+            },
+          ],
+        }),
+      );
+      expect(result.externalId.length).toBeGreaterThan(0);
+      const ids = result.parts?.map((part) => part.externalId) ?? [result.externalId];
+      expect(new Set(ids).size).toBe(ids.length);
+      const last = options.lifecycle.at(-1);
+      if (!last) throw new Error('the lifecycle must name at least one status');
+      for (const id of ids) await recorder.waitForStatus(id, last, timeoutMs);
+    });
+
+    it('reports every kind of inbound event its upstream produces', async () => {
+      const triggers = options.inbound ?? {};
+      const required: ProviderInboundEventKind[] = [
+        'message.inbound',
+        ...(options.supports.react ? (['message.reaction'] as const) : []),
+      ];
+      for (const kind of required) {
+        expect(triggers[kind], `the suite needs a trigger for ${kind}`).toBeDefined();
+      }
+      for (const [kind, trigger] of Object.entries(triggers)) {
+        if (!trigger) continue;
+        const before = recorder.events.length;
+        await trigger(provider, recipients.deliverable);
+        const event = await recorder.waitFor(
+          (candidate) => candidate.kind === kind && recorder.events.indexOf(candidate) >= before,
+          timeoutMs,
+        );
+        expect(event.channel).toBe(channel);
+        expect(event.occurredAt).toBeInstanceOf(Date);
+        if (event.kind === 'message.inbound') {
+          for (const attachment of event.attachments) {
+            expect(attachment.mimeType.length).toBeGreaterThan(0);
+            expect(['bytes', 'url', 'unavailable']).toContain(attachment.content.kind);
+          }
+        }
+      }
+    });
+
+    if (options.supports.groups) {
+      it('creates a group, knows its members, renames it and sends into it', async () => {
+        const chat = await provider.createGroup({
+          channel,
+          from: options.from,
+          participants: [recipients.deliverable],
+          name: 'Conformance',
+          text: 'Welcome',
+        });
+        expect(chat.isGroup).toBe(true);
+        expect(chat.channel).toBe(channel);
+        const known = await provider.getChat({ channel, from: options.from, chatId: chat.chatId });
+        expect(known?.participants.length).toBeGreaterThanOrEqual(1);
+        await provider.renameGroup({
+          channel,
+          from: options.from,
+          chatId: chat.chatId,
+          name: 'Renamed',
+        });
+        expect(
+          (await provider.getChat({ channel, from: options.from, chatId: chat.chatId }))?.name,
+        ).toBe('Renamed');
+        const sent = await provider.send(
+          sendRequest(options, recipients.deliverable, {
+            to: { type: 'chat', chatId: chat.chatId },
+          }),
+        );
+        expect(sent.externalId.length).toBeGreaterThan(0);
+      });
+    }
+
+    const whatsapp = options.whatsapp;
+    if (whatsapp) {
+      it('pairs a WhatsApp session, keeps it in its state store, and reconnects after a restart without a new QR code', async () => {
+        const sessions = provider.whatsappSessions;
+        if (!sessions)
+          throw new Error(`${options.name} has whatsapp options but no whatsappSessions`);
+        await provider.stop();
+        await subject.cleanup?.();
+        const state = new MemoryProviderStateStore();
+        const connection = (recorded: ProviderEventRecorder, status: string) =>
+          recorded.waitFor(
+            (event) =>
+              event.kind === 'whatsapp.connection' &&
+              event.phoneNumber === whatsapp.phoneNumber &&
+              event.state === status,
+            timeoutMs,
+          );
+        // First life: a QR code, the phone links, connected; what it learned is in the store.
+        subject = await options.create();
+        provider = subject.provider;
+        ({ recorder } = await startWithRecorder(provider, undefined, state));
+        await provider.whatsappSessions?.enable(whatsapp.phoneNumber);
+        await connection(recorder, 'qr_pending');
+        await whatsapp.link(provider, whatsapp.phoneNumber);
+        await connection(recorder, 'connected');
+        expect((await state.keys('')).length).toBeGreaterThan(0);
+        await provider.stop();
+        await subject.cleanup?.();
+        // Second life, same store: connected again, no QR code asked for.
+        subject = await options.create();
+        provider = subject.provider;
+        ({ recorder } = await startWithRecorder(provider, undefined, state));
+        await provider.whatsappSessions?.enable(whatsapp.phoneNumber);
+        await connection(recorder, 'connected');
+        expect(
+          recorder.events.some(
+            (event) => event.kind === 'whatsapp.connection' && event.state === 'qr_pending',
+          ),
+        ).toBe(false);
+        expect((await provider.whatsappSessions?.getSession(whatsapp.phoneNumber))?.status).toBe(
+          'connected',
+        );
+      });
+    }
 
     it('sends a re-driven attempt (the same attemptId) once upstream', async () => {
       const request = sendRequest(options, recipients.deliverable);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel } from '@switchboard/contract';
-import type { ProviderSendRequest } from '@switchboard/provider-kit';
+import type { MessagingProvider, ProviderSendRequest } from '@switchboard/provider-kit';
 import { isProviderError } from '@switchboard/provider-kit';
 import {
   describeProviderConformance,
   ManualTimerClock,
   type ProviderConformanceIngress,
+  type ProviderConformanceOptions,
   startWithRecorder,
 } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,57 @@ function simulatorFor(channel: Channel) {
       ingressSecret: INGRESS_SECRET,
     }),
   });
+}
+
+/** How the simulated world makes each kind of inbound event happen on `channel`. */
+function simulatedInbound(channel: Channel): NonNullable<ProviderConformanceOptions['inbound']> {
+  const sandbox = (provider: MessagingProvider) => (provider as SimulatorProvider).sandbox;
+  return {
+    'message.inbound': async (provider, from) => {
+      await sandbox(provider).injectInbound({
+        channel,
+        from,
+        to: FROM,
+        text: 'with a photo',
+        attachments: [
+          {
+            content: { kind: 'bytes', data: new Uint8Array([137, 80, 78, 71]) },
+            mimeType: 'image/png',
+            filename: 'p.png',
+          },
+        ],
+      });
+    },
+    ...(channel === 'sms'
+      ? {}
+      : {
+          'message.reaction': async (provider: MessagingProvider, from: string) => {
+            const { externalId } = await provider.send({
+              channel,
+              from: FROM,
+              to: { type: 'address', address: from },
+              messageId: 'msg_reaction_target',
+              attempt: 0,
+              attemptId: `msg_reaction_target:0:${channel}`,
+              text: 'react to me',
+            });
+            await sandbox(provider).injectReaction({
+              channel,
+              from,
+              to: FROM,
+              targetExternalId: externalId,
+              reaction: { type: 'love' },
+            });
+          },
+        }),
+    ...(channel === 'whatsapp'
+      ? {
+          typing: async (provider: MessagingProvider, from: string) => {
+            await sandbox(provider).injectTyping({ channel, from, to: FROM, status: 'start' });
+          },
+        }
+      : {}),
+  };
 }
 
 /** Calls of the simulated upstream, signed as it signs them. */
@@ -67,8 +119,9 @@ describeProviderConformance({
     ],
   },
   lifecycle: ['sent', 'delivered', 'read'],
-  supports: { edit: true, unsend: true, react: true, typing: true },
+  supports: { edit: true, unsend: true, react: true, typing: true, groups: true },
   ingress: simulatedUpstream('imessage'),
+  inbound: simulatedInbound('imessage'),
 });
 
 describeProviderConformance({
@@ -84,6 +137,7 @@ describeProviderConformance({
   lifecycle: ['sent', 'delivered'],
   supports: { edit: false, unsend: false, react: false, typing: false },
   ingress: simulatedUpstream('sms'),
+  inbound: simulatedInbound('sms'),
 });
 
 describeProviderConformance({
@@ -93,7 +147,14 @@ describeProviderConformance({
   create: simulatorFor('whatsapp'),
   recipients: { deliverable: '+14155550160', unreachable: '+14155550100' },
   lifecycle: ['sent', 'delivered', 'read'],
-  supports: { edit: false, unsend: false, react: true, typing: true },
+  supports: { edit: false, unsend: false, react: true, typing: true, groups: true },
+  inbound: simulatedInbound('whatsapp'),
+  whatsapp: {
+    phoneNumber: FROM,
+    link: async (provider, phoneNumber) => {
+      await (provider as SimulatorProvider).sandbox.scanWhatsAppQr(phoneNumber);
+    },
+  },
 });
 
 async function startSimulator(channels?: readonly Channel[]) {
