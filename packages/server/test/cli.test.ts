@@ -2,22 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/run-cli';
 import { runEntry } from './support/child-process';
+import { cli } from './support/cli-runner';
 import { expectSuccess } from './support/envelope-assertions';
 import { bearer, buildTestApp, tempDir } from './support/test-app';
-
-/** Runs the CLI in-process and captures its output. */
-async function cli(args: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    env,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
 
 describe('switchboard quickstart', () => {
   it('seeds an empty database and prints a key that works, once', async () => {
@@ -206,18 +194,13 @@ describe('switchboard instances', () => {
     );
     expect(fromFile.code, fromFile.stderr).toBe(0);
 
-    let stdout = '';
-    const prompted = await runCli(
+    const prompted = await cli(
       [...base, '--name', 'tw3', '--config', config, '--secret', 'authToken=prompt'],
-      {
-        env,
-        stdin: Readable.from([`${AUTH_TOKEN}\n`]),
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: () => undefined },
-      },
+      env,
+      Readable.from([`${AUTH_TOKEN}\n`]),
     );
-    expect(prompted).toBe(0);
-    expect(JSON.parse(stdout).config.authToken).toBe('****cdef');
+    expect(prompted.code, prompted.stderr).toBe(0);
+    expect(JSON.parse(prompted.stdout).config.authToken).toBe('****cdef');
 
     const missing = await cli(
       [...base, '--name', 'tw4', '--config', config, '--secret', 'authToken=env:NOPE'],

@@ -1,54 +1,25 @@
-import type { Instance, Message, SwitchboardEvent } from '@switchboard/contract';
+import type { Message, SwitchboardEvent } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
-import {
-  SIMULATOR_SIGNATURE_HEADER,
-  signSimulatorCall,
-} from '../../src/providers/simulator/simulator-ingress';
-import { adminHeaders, createCustomerWithNumber } from '../support/admin-helpers';
 import { expectSuccess } from '../support/envelope-assertions';
-import { buildSimulatorTestApp, recordedEvents } from '../support/simulator-app';
+import { buildUpstreamApp, UPSTREAM_NUMBER } from '../support/simulated-upstream';
+import { recordedEvents } from '../support/simulator-app';
 import { bearer } from '../support/test-app';
 
-const SECRET = 'ingress-secret-0123456789';
-const NUMBER = '+14155550100';
+const NUMBER = UPSTREAM_NUMBER;
 const CONTACT = '+14155550123';
 
 async function fixture(config: Record<string, unknown> = {}) {
-  const t = await buildSimulatorTestApp();
-  const instance = expectSuccess<Instance>(
-    await t.app.inject({
-      method: 'POST',
-      url: '/admin/v1/instances',
-      headers: adminHeaders,
-      payload: {
-        name: 'upstream',
-        provider: 'simulator',
-        config: { ingressSecret: SECRET, ...config },
-      },
-    }),
-    201,
-  );
-  const { customerId, key } = await createCustomerWithNumber(t.app, 'Acme', NUMBER, instance.id);
-  const events = recordedEvents(t.app, customerId);
-  const path = new URL(instance.ingressUrl).pathname;
+  const t = await buildUpstreamApp({ config });
+  const events = recordedEvents(t.app, t.customerId);
   const call = async (body: object) => {
-    const payload = JSON.stringify(body);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: path,
-      headers: {
-        'content-type': 'application/json',
-        [SIMULATOR_SIGNATURE_HEADER]: signSimulatorCall(SECRET, payload),
-      },
-      payload,
-    });
+    const response = await t.call(body);
     expect(response.statusCode, response.body).toBe(200);
   };
   const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    t.app.inject({ method, url, headers: bearer(t.key), ...(payload ? { payload } : {}) });
   const messages = async () =>
     expectSuccess<{ messages: Message[] }>(await api('GET', '/v1/messages')).messages;
-  return { ...t, instance, customerId, events, call, api, messages };
+  return { ...t, events, call, api, messages };
 }
 
 const types = (events: SwitchboardEvent[]) => events.map((event) => event.type);

@@ -1,40 +1,26 @@
-import type { Instance, Message } from '@switchboard/contract';
+import type { Message } from '@switchboard/contract';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
   SIMULATOR_SIGNATURE_HEADER,
   signSimulatorCall,
 } from '../../src/providers/simulator/simulator-ingress';
-import { adminHeaders, createCustomerWithNumber } from '../support/admin-helpers';
+import { adminHeaders } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
+import {
+  buildUpstreamApp,
+  UPSTREAM_NUMBER,
+  UPSTREAM_SECRET,
+  type UpstreamApp,
+} from '../support/simulated-upstream';
 import { buildSimulatorTestApp, recordedEvents } from '../support/simulator-app';
-import { bearer, loopbackOrigin, type TestApp, tempDir } from '../support/test-app';
+import { bearer, loopbackOrigin, tempDir } from '../support/test-app';
 
-const SECRET = 'ingress-secret-0123456789';
-const NUMBER = '+14155550100';
+const SECRET = UPSTREAM_SECRET;
+const NUMBER = UPSTREAM_NUMBER;
 
-interface IngressFixture extends TestApp {
-  instance: Instance;
-  key: string;
-  customerId: string;
-  /** The ingress path of the instance. */
-  path: string;
-}
-
-async function fixture(
-  options: { dir?: string; env?: Record<string, string> } = {},
-): Promise<IngressFixture> {
-  const t = await buildSimulatorTestApp(options);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/admin/v1/instances',
-    headers: adminHeaders,
-    payload: { name: 'upstream', provider: 'simulator', config: { ingressSecret: SECRET } },
-  });
-  const instance = expectSuccess<Instance>(created, 201);
-  const { customerId, key } = await createCustomerWithNumber(t.app, 'Acme', NUMBER, instance.id);
-  return { ...t, instance, key, customerId, path: new URL(instance.ingressUrl).pathname };
-}
+const fixture = (options: { dir?: string; env?: Record<string, string> } = {}) =>
+  buildUpstreamApp(options);
 
 function signedJson(app: FastifyInstance, path: string, body: object, secret = SECRET) {
   const payload = JSON.stringify(body);
@@ -49,7 +35,7 @@ function signedJson(app: FastifyInstance, path: string, body: object, secret = S
   });
 }
 
-async function inboundMessages(t: IngressFixture): Promise<Message[]> {
+async function inboundMessages(t: UpstreamApp): Promise<Message[]> {
   const page = expectSuccess<{ messages: Message[] }>(
     await t.app.inject({ method: 'GET', url: '/v1/messages', headers: bearer(t.key) }),
   );

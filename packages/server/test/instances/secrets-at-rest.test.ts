@@ -2,7 +2,6 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import type { Instance } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli';
 import {
   createOrm,
   findMigrationsFolder,
@@ -10,6 +9,7 @@ import {
   openSqlite,
 } from '../../src/store/sqlite/connection';
 import { adminHeaders, createCustomerWithKey } from '../support/admin-helpers';
+import { cli } from '../support/cli-runner';
 import { expectSuccess } from '../support/envelope-assertions';
 import { buildSimulatorTestApp } from '../support/simulator-app';
 import { bearer, tempDir } from '../support/test-app';
@@ -25,17 +25,6 @@ function databaseBytes(dir: string): string {
     .filter((name) => name.startsWith('switchboard.db') && !name.endsWith('.key'))
     .map((name) => readFileSync(join(dir, name)).toString('latin1'))
     .join('');
-}
-
-async function cli(args: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    env,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
 }
 
 /** Stores one secret of every kind through the public surface (and the provider state port). */
