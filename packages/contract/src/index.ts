@@ -181,6 +181,8 @@ export {
   InstanceIdParams,
   InstancePacing,
   InstanceProvider,
+  instanceChannelsProblem,
+  instanceConfigIssues,
   PROVIDER_CHANNELS,
   SimulatorInstanceConfig,
   TwilioInstanceConfig,

@@ -216,20 +216,37 @@ const InstanceChannels = doc(
   { description: 'The channels this instance serves.', example: ['imessage', 'sms'] },
 );
 
+/**
+ * Why `channels` cannot be served by `provider`'s adapter, or undefined when it can. The request
+ * schemas and the server's merged updates share this one rule.
+ */
+export function instanceChannelsProblem(
+  provider: InstanceProvider,
+  channels: readonly Channel[],
+): string | undefined {
+  const supported: readonly Channel[] = PROVIDER_CHANNELS[provider];
+  const unsupported = channels.filter((channel) => !supported.includes(channel));
+  return unsupported.length === 0
+    ? undefined
+    : `provider "${provider}" cannot serve ${unsupported.join(', ')} (it serves ${supported.join(', ')})`;
+}
+
+/**
+ * The issues of `config` against `provider`'s schema, with paths inside the config; empty when it
+ * is valid. The request schemas and the server's merged updates share this one rule.
+ */
+export function instanceConfigIssues(provider: InstanceProvider, config: unknown): z.ZodIssue[] {
+  const parsed = INSTANCE_CONFIG_SCHEMAS[provider].safeParse(config);
+  return parsed.success ? [] : parsed.error.issues;
+}
+
 /** Checks the channels of an instance against what its adapter can serve. */
 function refineChannels(
   value: { provider: InstanceProvider; channels?: readonly Channel[] | undefined },
   ctx: z.RefinementCtx,
 ): void {
-  const supported: readonly Channel[] = PROVIDER_CHANNELS[value.provider];
-  const unsupported = (value.channels ?? []).filter((channel) => !supported.includes(channel));
-  if (unsupported.length > 0) {
-    ctx.addIssue({
-      code: z.ZodIssueCode.custom,
-      path: ['channels'],
-      message: `provider "${value.provider}" cannot serve ${unsupported.join(', ')} (it serves ${supported.join(', ')})`,
-    });
-  }
+  const problem = instanceChannelsProblem(value.provider, value.channels ?? []);
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['channels'], message: problem });
 }
 
 /** Validates `config` against the schema of `provider`, reporting issues under `config.…`. */
@@ -238,9 +255,7 @@ function refineConfig(
   ctx: z.RefinementCtx,
 ): void {
   if (value.config === undefined) return;
-  const parsed = INSTANCE_CONFIG_SCHEMAS[value.provider].safeParse(value.config);
-  if (parsed.success) return;
-  for (const issue of parsed.error.issues) {
+  for (const issue of instanceConfigIssues(value.provider, value.config)) {
     ctx.addIssue({ ...issue, path: ['config', ...issue.path] } as z.IssueData);
   }
 }

@@ -154,7 +154,7 @@ export class MessageDispatcher implements Worker {
     }
   }
 
-  #run(id: string, work: () => Promise<DeliveryTurn | undefined>): void {
+  #run(id: string, work: () => Promise<DeliveryTurn>): void {
     const running = work()
       .then((turn) => {
         if (turn) this.#deferUntil(id, turn);

@@ -1,7 +1,8 @@
 import {
   type Channel,
   type CreateInstanceRequest,
-  INSTANCE_CONFIG_SCHEMAS,
+  instanceChannelsProblem,
+  instanceConfigIssues,
   PROVIDER_CHANNELS,
   type UpdateInstanceRequest,
 } from '@switchboard/contract';
@@ -203,14 +204,8 @@ async function assertNameFree(tx: UnitOfWork, name: string): Promise<void> {
 }
 
 function checkChannels(provider: InstanceRecord['provider'], channels: readonly Channel[]): void {
-  const supported: readonly Channel[] = PROVIDER_CHANNELS[provider];
-  const unsupported = channels.filter((channel) => !supported.includes(channel));
-  if (unsupported.length > 0) {
-    throw new DomainError(
-      'VALIDATION_ERROR',
-      `channels: provider "${provider}" cannot serve ${unsupported.join(', ')} (it serves ${supported.join(', ')})`,
-    );
-  }
+  const problem = instanceChannelsProblem(provider, channels);
+  if (problem) throw new DomainError('VALIDATION_ERROR', `channels: ${problem}`);
 }
 
 /**
@@ -218,11 +213,12 @@ function checkChannels(provider: InstanceRecord['provider'], channels: readonly 
  * this also covers merged updates and the CLI).
  */
 function checkConfig(provider: InstanceRecord['provider'], config: Record<string, unknown>): void {
-  const parsed = INSTANCE_CONFIG_SCHEMAS[provider].safeParse(config);
-  if (parsed.success) return;
-  const issue = parsed.error.issues[0];
-  const path = ['config', ...(issue?.path ?? [])].join('.');
-  throw new DomainError('VALIDATION_ERROR', `${path}: ${issue?.message ?? 'invalid'}`);
+  const [issue] = instanceConfigIssues(provider, config);
+  if (!issue) return;
+  throw new DomainError(
+    'VALIDATION_ERROR',
+    `${['config', ...issue.path].join('.')}: ${issue.message}`,
+  );
 }
 
 /** The stored config with `patch` merged in: `null` removes, a masked secret keeps its value. */

@@ -101,13 +101,12 @@ export class MessageDelivery {
     const slot = pacer.tryAcquire(message.instanceId, pacing);
     if (!slot) return { resume: pacer.whenFree(message.instanceId), reserved: true };
     try {
+      const claim = { status: 'pending' as const, updatedAt: new Date(clock.now()) };
       const claimed = await store.transaction((tx) =>
-        tx.messages.transition(messageId, ['queued'], {
-          status: 'pending',
-          updatedAt: new Date(clock.now()),
-        }),
+        tx.messages.transition(messageId, ['queued'], claim),
       );
-      return claimed ? await this.#drive(messageId) : undefined;
+      // The claim changed only these fields of the message read above: no need to read it again.
+      return claimed ? await this.#drive(messageId, { ...message, ...claim }) : undefined;
     } finally {
       slot.release();
     }
@@ -197,9 +196,9 @@ export class MessageDelivery {
     });
   }
 
-  async #drive(messageId: string): Promise<DeliveryTurn> {
+  async #drive(messageId: string, claimed?: MessageRecord): Promise<DeliveryTurn> {
     const { store } = this.options;
-    const message = await store.messages.findByIdInAnyCustomer(messageId);
+    const message = claimed ?? (await store.messages.findByIdInAnyCustomer(messageId));
     if (message?.status !== 'pending') return undefined;
     const plan = channelsToTry(message);
     let start = 0;

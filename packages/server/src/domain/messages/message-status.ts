@@ -40,3 +40,23 @@ export function statusesToRecord(
   if (to <= from) return [];
   return CHAIN.slice(Math.max(from + 1, rank('sent')), to + 1);
 }
+
+/** The delivery statuses a message's parts (or a group's members) reach, in order. */
+const DELIVERY_ORDER = ['sent', 'delivered', 'read'] as const;
+
+/**
+ * How far a delivery status goes: 0 for none yet, then sent, delivered, read; `failed` beyond
+ * them all (it overtakes any other).
+ */
+export function deliveryRank(status: ProviderDeliveryStatus | null): number {
+  if (status === null) return 0;
+  return status === 'failed' ? DELIVERY_ORDER.length + 1 : DELIVERY_ORDER.indexOf(status) + 1;
+}
+
+/** The status every one of `statuses` has reached, or undefined when one has reached none. */
+export function leastDelivered(
+  statuses: readonly (ProviderDeliveryStatus | null)[],
+): (typeof DELIVERY_ORDER)[number] | undefined {
+  const least = Math.min(...statuses.map(deliveryRank));
+  return DELIVERY_ORDER[least - 1];
+}

@@ -10,21 +10,7 @@ import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { type MessageEvents, STATUS_EVENT } from './message-events';
 import { patchOf } from './message-record';
-import { statusesToRecord } from './message-status';
-
-/** Order of the statuses a part reaches; `failed` overtakes them all. */
-const PART_RANK: Record<ProviderDeliveryStatus, number> = {
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  failed: 4,
-};
-/** The aggregate status of parts whose least advanced one has this rank. */
-const STATUS_OF_RANK: Record<number, 'sent' | 'delivered' | 'read' | undefined> = {
-  1: 'sent',
-  2: 'delivered',
-  3: 'read',
-};
+import { deliveryRank, leastDelivered, statusesToRecord } from './message-status';
 
 /** A delivery status to apply to a message, from an event or a status look-up. */
 export interface DeliveryUpdate {
@@ -136,7 +122,7 @@ export class MessageStatusUpdates {
     part: MessagePartRecord,
     event: ProviderStatusEvent,
   ): Promise<void> {
-    if (PART_RANK[event.status] <= (part.status === null ? 0 : PART_RANK[part.status])) return;
+    if (deliveryRank(event.status) <= deliveryRank(part.status)) return;
     const attempt = await tx.messageAttempts.findById(part.attemptId);
     const message = attempt && (await tx.messages.findByIdInAnyCustomer(attempt.messageId));
     if (
@@ -162,16 +148,9 @@ export class MessageStatusUpdates {
       });
       return;
     }
-    const least = Math.min(
-      ...parts.map((p) =>
-        p.partIndex === part.partIndex
-          ? PART_RANK[event.status]
-          : p.status === null
-            ? 0
-            : PART_RANK[p.status],
-      ),
+    const status = leastDelivered(
+      parts.map((p) => (p.partIndex === part.partIndex ? event.status : p.status)),
     );
-    const status = STATUS_OF_RANK[least];
     if (status) await this.apply(tx, message, { status, externalId });
   }
 
