@@ -16,6 +16,11 @@ export const ERROR_CODES = {
     status: 403,
     description: "The `from` address is not one of the customer's authorized sender addresses.",
   },
+  RECIPIENT_OPTED_OUT: {
+    status: 403,
+    description:
+      'The recipient opted out of messages from this sender (replied STOP, or the carrier reported it); it opts in again by replying START. See `GET /v1/opt-outs`.',
+  },
   NUMBER_NOT_OWNED: {
     status: 403,
     description: 'The WhatsApp number is not linked to the customer.',

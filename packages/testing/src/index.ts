@@ -2,6 +2,8 @@
  * Test support for Switchboard and provider adapters: the provider conformance suite, an event
  * recorder, a manual clock and a loopback HTTP receiver. Test code only; never in a shipped bundle.
  */
+
+export { type IngressRelay, startIngressRelay } from './ingress-relay';
 export {
   type LoopbackReceiver,
   type ReceivedRequest,

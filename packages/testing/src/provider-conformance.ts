@@ -23,6 +23,8 @@ export interface ProviderConformanceSubject {
   provider: MessagingProvider;
   /** Releases what the subject needed, after the provider stopped. */
   cleanup?: () => Promise<void>;
+  /** The ingress URL to start the provider with, for upstreams that call back (an ingress relay). */
+  webhookUrl?: string;
 }
 
 /** How one adapter runs the conformance suite for one channel. */
@@ -152,7 +154,7 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
     const start = async (custom?: ProviderEventRecorder): Promise<void> => {
       subject = await options.create();
       provider = subject.provider;
-      ({ recorder } = await startWithRecorder(provider, custom));
+      ({ recorder } = await startWithRecorder(provider, custom, undefined, subject.webhookUrl));
     };
 
     const statusOf = (event: ProviderInboundEvent, externalId: string): string | undefined =>
@@ -530,7 +532,7 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
         // First life: a QR code, the phone links, connected; what it learned is in the store.
         subject = await options.create();
         provider = subject.provider;
-        ({ recorder } = await startWithRecorder(provider, undefined, state));
+        ({ recorder } = await startWithRecorder(provider, undefined, state, subject.webhookUrl));
         await provider.whatsappSessions?.enable(whatsapp.phoneNumber);
         await connection(recorder, 'qr_pending');
         await whatsapp.link(provider, whatsapp.phoneNumber);
@@ -541,7 +543,7 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
         // Second life, same store: connected again, no QR code asked for.
         subject = await options.create();
         provider = subject.provider;
-        ({ recorder } = await startWithRecorder(provider, undefined, state));
+        ({ recorder } = await startWithRecorder(provider, undefined, state, subject.webhookUrl));
         await provider.whatsappSessions?.enable(whatsapp.phoneNumber);
         await connection(recorder, 'connected');
         expect(
@@ -610,17 +612,21 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
 
         it('reports status callbacks that arrive out of order, each with its own upstream event id', async () => {
           const { externalId } = await provider.send(sendRequest(options, recipients.deliverable));
-          const delivered = `up-${randomUUID()}`;
-          const sent = `up-${randomUUID()}`;
-          await call(ingress.status({ id: delivered, externalId, status: 'delivered' }));
-          await call(ingress.status({ id: sent, externalId, status: 'sent' }));
-          const byId = (id: string) => recorder.events.find((e) => e.upstreamEventId === id);
-          expect(byId(delivered)).toMatchObject({
-            kind: 'message.status',
-            externalId,
-            status: 'delivered',
-          });
-          expect(byId(sent)).toMatchObject({ kind: 'message.status', externalId, status: 'sent' });
+          await call(ingress.status({ id: `up-${randomUUID()}`, externalId, status: 'delivered' }));
+          await call(ingress.status({ id: `up-${randomUUID()}`, externalId, status: 'sent' }));
+          const of = (status: string) =>
+            recorder.events.find(
+              (e) =>
+                e.kind === 'message.status' &&
+                e.externalId === externalId &&
+                e.status === status &&
+                e.upstreamEventId !== undefined,
+            );
+          const delivered = of('delivered');
+          const sent = of('sent');
+          expect(delivered).toMatchObject({ kind: 'message.status', externalId });
+          expect(sent).toMatchObject({ kind: 'message.status', externalId });
+          expect(delivered?.upstreamEventId).not.toBe(sent?.upstreamEventId);
         });
       });
     }

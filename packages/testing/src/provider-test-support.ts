@@ -117,12 +117,21 @@ export class ProviderEventRecorder {
   }
 }
 
-/** Starts `provider` with a recorder as its sink and an in-memory state store. */
+/**
+ * Starts `provider` with a recorder as its sink and an in-memory state store (and `webhookUrl`
+ * as its ingress URL, for upstreams that call back).
+ */
 export async function startWithRecorder(
   provider: MessagingProvider,
   recorder: ProviderEventRecorder = new ProviderEventRecorder(),
   state: ProviderStateStore = new MemoryProviderStateStore(),
+  webhookUrl?: string,
 ): Promise<{ recorder: ProviderEventRecorder; state: ProviderStateStore }> {
-  await provider.start({ sink: recorder.sink, state, logger: silentProviderLogger });
+  await provider.start({
+    sink: recorder.sink,
+    state,
+    logger: silentProviderLogger,
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
+  });
   return { recorder, state };
 }

@@ -2,6 +2,7 @@ import { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { timerClockOf } from '../provider-runtime/timer-clock-of';
 import { createSimulatorFactory } from '../providers/simulator/simulator-factory';
+import { createTwilioFactory } from '../providers/twilio/twilio-factory';
 
 /** Server-wide settings of the built-in adapters. */
 export interface DefaultProviderRegistryOptions {
@@ -12,13 +13,18 @@ export interface DefaultProviderRegistryOptions {
 }
 
 /**
- * The adapters this server can run instances of. The real upstreams (BlueBubbles, Twilio,
- * Baileys) register here as they are built.
+ * The adapters this server can run instances of: the simulator and Twilio. BlueBubbles and
+ * Baileys register here as they are built.
  */
 export function createDefaultProviderRegistry(
   options: DefaultProviderRegistryOptions,
 ): ProviderRegistry {
-  return new ProviderRegistry().register(
-    createSimulatorFactory({ stepMs: options.simulatorStepMs, clock: timerClockOf(options.clock) }),
-  );
+  return new ProviderRegistry()
+    .register(
+      createSimulatorFactory({
+        stepMs: options.simulatorStepMs,
+        clock: timerClockOf(options.clock),
+      }),
+    )
+    .register(createTwilioFactory());
 }

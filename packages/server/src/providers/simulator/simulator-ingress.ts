@@ -141,7 +141,6 @@ export async function handleSimulatorCall(
   const call = parsed.data;
   const channel = call.channel ?? options.channels[0] ?? 'imessage';
   const occurredAt = call.timestamp === undefined ? options.now() : new Date(call.timestamp);
-  const common = { channel, occurredAt, upstreamEventId: call.id };
   await options.emit(eventOf(call, { channel, occurredAt, upstreamEventId: call.id }));
   return answer(200, form);
 }

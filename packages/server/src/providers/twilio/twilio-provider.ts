@@ -1,0 +1,440 @@
+import type { Channel } from '@switchboard/contract';
+import type {
+  MessagingProvider,
+  ProviderAvailability,
+  ProviderAvailabilityRequest,
+  ProviderChat,
+  ProviderHealth,
+  ProviderMessageRef,
+  ProviderOperation,
+  ProviderParticipant,
+  ProviderSendRequest,
+  ProviderSendResult,
+  ProviderStartContext,
+  ProviderStatusSnapshot,
+  ProviderWebhookRequest,
+  ProviderWebhookResponse,
+} from '@switchboard/provider-kit';
+import { healthWarning, ProviderError } from '@switchboard/provider-kit';
+import { TwilioApi, TwilioApiError, type TwilioApiOptions } from './twilio-api';
+import { deliveryStatusOf, eventOfTwilioCall } from './twilio-callbacks';
+import { twilioFailure } from './twilio-error-codes';
+import { TwilioSendLedger } from './twilio-send-ledger';
+import {
+  isValidTwilioSignature,
+  parseTwilioForm,
+  TWILIO_SIGNATURE_HEADER,
+} from './twilio-signature';
+
+/** The adapter name of Twilio instances. */
+export const TWILIO_PROVIDER = 'twilio';
+
+/** The channels a Twilio instance serves. */
+export const TWILIO_CHANNELS: readonly Channel[] = ['sms'];
+
+/** Media URLs Twilio takes per message. */
+export const TWILIO_MAX_MEDIA_PER_MESSAGE = 10;
+
+/** The empty TwiML Twilio expects in answer to an inbound message: no auto-reply. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
+/** Line types of Lookup v2 that receive SMS; landlines, pagers, unknown types and the rest do not. */
+const SMS_LINE_TYPES = new Set(['mobile', 'fixedVoip', 'nonFixedVoip', 'personal', 'tollFree']);
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Settings of one Twilio instance. */
+export interface TwilioProviderOptions extends Omit<TwilioApiOptions, 'timeoutMs'> {
+  /** The instance's friendly name. */
+  instanceName: string;
+  /** The auth token: Twilio signs its callbacks with it, whatever the API credentials. */
+  authToken: string;
+  /** Send through this Messaging Service instead of a `From` number. */
+  messagingServiceSid?: string;
+  /** Ask Lookup v2 line type intelligence for availability (a paid call). */
+  lookup: boolean;
+  /** Deadline of one API call (default 15 s). */
+  timeoutMs?: number;
+  /** The time source (epoch ms); tests inject one. */
+  now?: () => number;
+}
+
+/** One Twilio message of a send. */
+interface PlannedPart {
+  body: string;
+  media: string[];
+  kind: 'text' | 'attachment';
+}
+
+/**
+ * SMS and MMS through a Twilio account (see docs/providers/twilio.md). Sends are form posts to
+ * the Messages resource with the instance's ingress URL as `StatusCallback`; statuses and inbound
+ * messages arrive as calls Twilio signs with `X-Twilio-Signature`, checked against the auth token.
+ * Twilio takes no idempotency key, so a send is written down before it is made and an uncertain
+ * call is looked up in Twilio before it is made again ({@link TwilioSendLedger}).
+ */
+export class TwilioProvider implements MessagingProvider {
+  /** The adapter name. */
+  readonly provider = TWILIO_PROVIDER;
+  /** The instance's friendly name. */
+  readonly instanceName: string;
+  /** SMS only. */
+  readonly channels = TWILIO_CHANNELS;
+
+  readonly #options: TwilioProviderOptions;
+  readonly #api: TwilioApi;
+  readonly #now: () => number;
+  #context: ProviderStartContext | undefined;
+  #ledger: TwilioSendLedger | undefined;
+  /** The callback of each message being recorded: the next one of that message waits for it. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+
+  /** A Twilio instance; nothing happens until `start`. */
+  constructor(options: TwilioProviderOptions) {
+    this.instanceName = options.instanceName;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#api = new TwilioApi({ ...options, timeoutMs: options.timeoutMs ?? 15_000 });
+  }
+
+  /** Remembers where events go; Twilio calls in through `handleWebhook`. */
+  async start(context: ProviderStartContext): Promise<void> {
+    this.#context = context;
+    this.#ledger = new TwilioSendLedger(context.state, this.#api, this.#now);
+    if (context.webhookUrl === undefined) {
+      context.logger.warn(
+        { instance: this.instanceName },
+        'no public ingress URL: Twilio cannot report statuses; set PUBLIC_BASE_URL',
+      );
+    }
+  }
+
+  /** Stops taking Twilio's calls. */
+  async stop(): Promise<void> {
+    this.#context = undefined;
+    this.#ledger = undefined;
+  }
+
+  /**
+   * Sends one attempt as one or more Twilio messages: each attachment is an MMS of its own (spec
+   * rule 5) and media URLs go ten per message, the text riding with the first.
+   */
+  async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
+    const { ledger, context } = this.#started(request, 'send');
+    if (request.to.type === 'chat') {
+      throw new ProviderError('CHANNEL_NOT_SUPPORTED', 'SMS has no group chats', {
+        channel: 'sms',
+      });
+    }
+    const to = request.to.address;
+    if (!E164.test(to)) throw ProviderError.unreachable('sms', to);
+    const parts = planParts(request);
+    const sids: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      sids.push(await this.#sendPart(ledger, context, request, to, index, part));
+    }
+    const [first] = sids;
+    if (first === undefined) throw new Error('a send makes at least one message');
+    return {
+      externalId: first,
+      ...(sids.length > 1
+        ? { parts: sids.map((externalId, i) => ({ externalId, kind: parts[i]?.kind ?? 'text' })) }
+        : {}),
+    };
+  }
+
+  async #sendPart(
+    ledger: TwilioSendLedger,
+    context: ProviderStartContext,
+    request: ProviderSendRequest,
+    to: string,
+    index: number,
+    part: PlannedPart,
+  ): Promise<string> {
+    const service = this.#options.messagingServiceSid;
+    const from = service === undefined ? request.from : null;
+    const known = await ledger.before(request.attemptId, index, {
+      to,
+      from,
+      body: part.body,
+      media: part.media.length,
+    });
+    if (known !== undefined) return known;
+    const form: [string, string][] = [['To', to]];
+    form.push(service === undefined ? ['From', request.from] : ['MessagingServiceSid', service]);
+    if (part.body !== '') form.push(['Body', part.body]);
+    for (const url of part.media) form.push(['MediaUrl', url]);
+    if (context.webhookUrl !== undefined) {
+      const callback = new URL(context.webhookUrl);
+      callback.searchParams.set('attempt', request.attemptId);
+      form.push(['StatusCallback', callback.href]);
+    }
+    try {
+      const created = await this.#api.createMessage(form);
+      await ledger.created(request.attemptId, index, created.sid);
+      return created.sid;
+    } catch (error) {
+      if (!(error instanceof TwilioApiError)) throw error;
+      if (error.uncertain) {
+        // The message may exist: look before anyone sends it again.
+        const found = await ledger.reconcile(request.attemptId, index).catch(() => undefined);
+        if (found !== undefined) return found;
+        throw new ProviderError(
+          error.timedOut ? 'PROVIDER_TIMEOUT' : 'INTERNAL_ERROR',
+          `${error.message}; the send is checked against Twilio before it is tried again`,
+          { retryable: true, fallback: false, channel: 'sms', cause: error },
+        );
+      }
+      await ledger.refused(request.attemptId, index);
+      throw providerErrorOf(error);
+    }
+  }
+
+  /** Checks the signature of a Twilio call and reports what it says. */
+  async handleWebhook(request: ProviderWebhookRequest): Promise<ProviderWebhookResponse> {
+    const context = this.#context;
+    if (!context) return { status: 503, body: 'The instance is not running' };
+    if (request.method !== 'POST') return { status: 405, body: 'Twilio calls are POSTs' };
+    const params = parseTwilioForm(request.rawBody);
+    const signature = request.headers[TWILIO_SIGNATURE_HEADER];
+    if (!isValidTwilioSignature(this.#options.authToken, signature, request.url, params)) {
+      return { status: 403, body: 'Invalid X-Twilio-Signature' };
+    }
+    const event = eventOfTwilioCall(params, {
+      url: request.url,
+      now: new Date(this.#now()),
+      mediaAuthorization: this.#api.authorization,
+    });
+    // Twilio posts callbacks concurrently: those of one message reach the sink one at a time.
+    // A call the gateway did not record answers 5xx (Twilio retries, and logs it in its debugger).
+    if (event) await this.#serially(event.externalId, () => context.sink(event));
+    return event?.kind === 'message.inbound'
+      ? { status: 200, headers: { 'content-type': 'text/xml' }, body: EMPTY_TWIML }
+      : { status: 204 };
+  }
+
+  /** Twilio's current status of a message, for reconciliation. */
+  async fetchStatus(
+    request: ProviderOperation & { message: ProviderMessageRef },
+  ): Promise<ProviderStatusSnapshot | null> {
+    this.#started(request, 'status lookups');
+    const message = await this.#api.fetchMessage(request.message.externalId).catch((error) => {
+      throw providerErrorOf(error);
+    });
+    const status = message ? deliveryStatusOf(message.status) : undefined;
+    if (!message || status === undefined) return null;
+    if (status !== 'failed') return { status };
+    return {
+      status,
+      error: twilioFailure(message.error_code ?? undefined, message.error_message ?? 'Failed'),
+    };
+  }
+
+  /**
+   * Whether an address receives SMS: every valid E.164 number when Lookup is off; with Lookup,
+   * the line types that take SMS. A Lookup that fails answers "unknown" (the send lets Twilio
+   * decide) and is not cached.
+   */
+  async checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability> {
+    const checkedAt = this.#now();
+    const answer = (sms: boolean | undefined, transient = false): ProviderAvailability => ({
+      address: request.address,
+      channels: sms === undefined ? {} : { sms },
+      checkedAt,
+      ...(transient ? { transient: true } : {}),
+    });
+    if (!E164.test(request.address)) return answer(false);
+    if (!this.#options.lookup) return answer(true);
+    try {
+      const found = await this.#api.lookup(request.address);
+      if (!found.valid) return answer(false);
+      const type = found.line_type_intelligence?.type ?? null;
+      return answer(type !== null && SMS_LINE_TYPES.has(type));
+    } catch {
+      return answer(undefined, true);
+    }
+  }
+
+  /** Fetches the account: unhealthy when Twilio refuses the credentials or does not answer. */
+  async health(): Promise<ProviderHealth> {
+    const checkedAt = this.#now();
+    await this.#ledger?.prune().catch(() => undefined);
+    try {
+      const account = await this.#api.fetchAccount();
+      if (account.status === 'active') return { status: 'healthy', warnings: [], checkedAt };
+      return {
+        status: 'unhealthy',
+        warnings: [
+          {
+            code: 'credentials_rejected',
+            message: `The Twilio account is ${account.status}`,
+          },
+        ],
+        checkedAt,
+      };
+    } catch (error) {
+      const rejected =
+        error instanceof TwilioApiError && (error.status === 401 || error.status === 403);
+      return {
+        status: 'unhealthy',
+        warnings: [healthWarning(rejected ? 'credentials_rejected' : 'upstream_unreachable')],
+        checkedAt,
+      };
+    }
+  }
+
+  /** SMS cannot edit. */
+  async edit(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'edit');
+  }
+
+  /** SMS cannot unsend. */
+  async unsend(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'unsend');
+  }
+
+  /** SMS has no reactions (a contact's arrive as text). */
+  async react(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'reactions');
+  }
+
+  /** SMS has no typing indicator. */
+  async typing(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'typing');
+  }
+
+  /** SMS has no read state. */
+  async markRead(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'mark read');
+  }
+
+  /** SMS has no read state. */
+  async markUnread(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'mark unread');
+  }
+
+  /** SMS has no groups. */
+  async createGroup(request: ProviderOperation): Promise<ProviderChat> {
+    return this.#refuse(request, 'groups');
+  }
+
+  /** SMS has no chats to look up. */
+  async getChat(request: ProviderOperation): Promise<ProviderChat | null> {
+    return this.#refuse(request, 'chats');
+  }
+
+  /** SMS has no groups. */
+  async renameGroup(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'groups');
+  }
+
+  /** SMS has no groups. */
+  async addParticipant(request: ProviderOperation): Promise<ProviderParticipant> {
+    return this.#refuse(request, 'groups');
+  }
+
+  /** SMS has no groups. */
+  async removeParticipant(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'groups');
+  }
+
+  /** SMS has no groups. */
+  async leaveGroup(request: ProviderOperation): Promise<void> {
+    this.#refuse(request, 'groups');
+  }
+
+  async #serially(key: string, run: () => Promise<void>): Promise<void> {
+    const before = this.#inFlight.get(key) ?? Promise.resolve();
+    const current = before.then(run, run);
+    const settled = current.catch(() => undefined);
+    this.#inFlight.set(key, settled);
+    try {
+      await current;
+    } finally {
+      if (this.#inFlight.get(key) === settled) this.#inFlight.delete(key);
+    }
+  }
+
+  #started(request: ProviderOperation, operation: string) {
+    const context = this.#context;
+    const ledger = this.#ledger;
+    if (!context || !ledger) {
+      throw new ProviderError(
+        'INTERNAL_ERROR',
+        `Twilio instance "${this.instanceName}" is not started`,
+      );
+    }
+    if (request.channel !== 'sms')
+      throw ProviderError.channelNotSupported(request.channel, operation);
+    return { context, ledger };
+  }
+
+  #refuse(request: ProviderOperation, operation: string): never {
+    throw ProviderError.channelNotSupported(request.channel, operation);
+  }
+}
+
+/**
+ * The Twilio messages of one send: one per attachment (the text with the first), media URLs ten
+ * per message, or the text alone.
+ */
+function planParts(request: ProviderSendRequest): PlannedPart[] {
+  const text = request.text ?? '';
+  const attachments = request.attachments ?? [];
+  if (attachments.length > 0) {
+    return attachments.map((attachment, index) => {
+      const url = attachment.source.kind === 'url' ? attachment.source.url : attachment.publicUrl;
+      if (url === undefined) {
+        throw new ProviderError(
+          'VALIDATION_ERROR',
+          'Twilio fetches media by URL: uploaded files need the server’s public URL (PUBLIC_BASE_URL)',
+          { channel: 'sms' },
+        );
+      }
+      return {
+        body: index === 0 ? text : '',
+        media: [url],
+        kind: index === 0 && text ? 'text' : 'attachment',
+      };
+    });
+  }
+  const urls = request.mediaUrls ?? [];
+  if (urls.length === 0) return [{ body: text, media: [], kind: 'text' }];
+  const parts: PlannedPart[] = [];
+  for (let start = 0; start < urls.length; start += TWILIO_MAX_MEDIA_PER_MESSAGE) {
+    parts.push({
+      body: start === 0 ? text : '',
+      media: urls.slice(start, start + TWILIO_MAX_MEDIA_PER_MESSAGE),
+      kind: start === 0 && text ? 'text' : 'attachment',
+    });
+  }
+  return parts;
+}
+
+/** The provider error of a Twilio API error that is certain (4xx, 429). */
+function providerErrorOf(error: unknown): ProviderError {
+  if (!(error instanceof TwilioApiError)) {
+    return new ProviderError('INTERNAL_ERROR', String(error), { retryable: true, fallback: false });
+  }
+  if (error.status === 429 || error.uncertain) {
+    return new ProviderError('INTERNAL_ERROR', error.message, {
+      retryable: true,
+      fallback: false,
+      channel: 'sms',
+      cause: error,
+    });
+  }
+  if (error.status === 401) {
+    return new ProviderError(
+      'INTERNAL_ERROR',
+      `Twilio refused the instance's credentials: ${error.message}`,
+      { retryable: true, fallback: false, channel: 'sms', cause: error },
+    );
+  }
+  const failure = twilioFailure(error.code, error.message);
+  return new ProviderError(failure.code, failure.message, {
+    channel: 'sms',
+    cause: error,
+    ...(failure.providerCode === undefined ? {} : { providerCode: failure.providerCode }),
+  });
+}

@@ -1,0 +1,284 @@
+import Ajv from 'ajv';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startLoopbackReceiver } from '../loopback-receiver';
+import { FakeTwilio } from './fake-twilio';
+import { segmentsOf, signTwilioCall } from './fake-twilio-resources';
+import excerpt from './twilio-openapi-excerpt.json' with { type: 'json' };
+
+type Schema = { properties?: Record<string, unknown> };
+const schemas = excerpt.components.schemas as Record<string, Schema>;
+const ajv = new Ajv({ strict: false, validateFormats: false });
+ajv.addSchema({ components: excerpt.components }, 'twilio');
+const validator = (name: string) =>
+  ajv.compile({ $ref: `twilio#/components/schemas/${name.replaceAll('/', '~1')}` });
+
+/**
+ * Asserts `body` matches Twilio's schema `name` and carries every property it documents.
+ * `unrequested`: Lookup data packages not asked for, which Twilio answers `null` although the
+ * OpenAPI file types them as objects (OpenAPI 3.0 cannot mark a `$ref` nullable).
+ */
+function expectTwilioShape(name: string, body: unknown, unrequested: readonly string[] = []) {
+  const validate = validator(name);
+  const checked = Object.fromEntries(
+    Object.entries(body as object).filter(([key]) => !unrequested.includes(key)),
+  );
+  for (const key of unrequested) expect((body as Record<string, unknown>)[key]).toBeNull();
+  expect(validate(checked), JSON.stringify(validate.errors)).toBe(true);
+  const documented = Object.keys(schemas[name]?.properties ?? {});
+  expect(Object.keys(body as object)).toEqual(expect.arrayContaining(documented));
+}
+
+const FROM = '+14155550100';
+const TO = '+14155550111';
+
+describe('the fake Twilio answers as Twilio documents', () => {
+  let fake: FakeTwilio;
+  let auth: string;
+
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${fake.baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: auth, ...(init.headers as Record<string, string>) },
+    });
+  const create = (form: [string, string][]) =>
+    api(`/2010-04-01/Accounts/${fake.accountSid}/Messages.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  beforeEach(async () => {
+    fake = new FakeTwilio({ stepMs: 5 });
+    await fake.start();
+    fake.addNumber(FROM);
+    auth = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
+  });
+
+  afterEach(async () => {
+    await fake.stop();
+  });
+
+  it('creates a message: 201, an SM SID, queued, the Message resource shape', async () => {
+    const response = await create([
+      ['To', TO],
+      ['From', FROM],
+      ['Body', 'hi'],
+    ]);
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as Record<string, unknown>;
+    expectTwilioShape('api.v2010.account.message', body);
+    expect(body).toMatchObject({
+      status: 'queued',
+      num_segments: '1',
+      num_media: '0',
+      direction: 'outbound-api',
+    });
+    expect(body.sid).toMatch(/^SM[0-9a-f]{32}$/);
+    expect(String(body.date_created)).toMatch(
+      /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/,
+    );
+  });
+
+  it('takes repeated MediaUrl (an MM SID), at most ten', async () => {
+    const media = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => ['MediaUrl', `https://cdn.example.com/${i}.png`] as [string, string],
+      );
+    const ok = await create([['To', TO], ['From', FROM], ...media(10)]);
+    expect(((await ok.json()) as { sid: string }).sid).toMatch(/^MM/);
+    const tooMany = await create([['To', TO], ['From', FROM], ...media(11)]);
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toMatchObject({ code: 21623, status: 400 });
+  });
+
+  it('answers errors as {code, message, more_info, status}', async () => {
+    const cases: [[string, string][], number][] = [
+      [
+        [
+          ['From', FROM],
+          ['Body', 'x'],
+        ],
+        21604,
+      ],
+      [
+        [
+          ['To', TO],
+          ['Body', 'x'],
+        ],
+        21603,
+      ],
+      [
+        [
+          ['To', '12345'],
+          ['From', FROM],
+          ['Body', 'x'],
+        ],
+        21211,
+      ],
+      [
+        [
+          ['To', TO],
+          ['From', '+19999999999'],
+          ['Body', 'x'],
+        ],
+        21606,
+      ],
+      [
+        [
+          ['To', TO],
+          ['From', FROM],
+        ],
+        21602,
+      ],
+      [
+        [
+          ['To', TO],
+          ['From', FROM],
+          ['Body', 'x'.repeat(1601)],
+        ],
+        21617,
+      ],
+    ];
+    for (const [form, code] of cases) {
+      const response = await create(form);
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body).toEqual({
+        code,
+        message: expect.any(String),
+        more_info: `https://www.twilio.com/docs/errors/${code}`,
+        status: 400,
+      });
+    }
+    auth = 'Basic bm9ib2R5Om5vdGhpbmc=';
+    const unauthorized = await create([
+      ['To', TO],
+      ['From', FROM],
+      ['Body', 'x'],
+    ]);
+    expect(unauthorized.status).toBe(401);
+    expect(await unauthorized.json()).toMatchObject({ code: 20003 });
+  });
+
+  it('fetches and lists messages with the list page shape, filters and paging', async () => {
+    for (let i = 0; i < 3; i++)
+      await create([
+        ['To', TO],
+        ['From', FROM],
+        ['Body', `m${i}`],
+      ]);
+    await create([
+      ['To', '+14155550199'],
+      ['From', FROM],
+      ['Body', 'other'],
+    ]);
+    const list = await api(
+      `/2010-04-01/Accounts/${fake.accountSid}/Messages.json?To=${encodeURIComponent(TO)}&PageSize=2`,
+    );
+    const page = (await list.json()) as {
+      messages: { sid: string; body: string }[];
+      next_page_uri: string | null;
+    };
+    expectTwilioShape('MessageListPage', page);
+    expect(page.messages.map((m) => m.body)).toEqual(['m2', 'm1']);
+    expect(page.next_page_uri).toContain('Page=1');
+    const next = (await (await api(page.next_page_uri ?? '')).json()) as {
+      messages: { body: string }[];
+    };
+    expect(next.messages.map((m) => m.body)).toEqual(['m0']);
+    const today = new Date().toISOString().slice(0, 10);
+    // A message not sent yet has no date_sent: Twilio's DateSent filter does not match it.
+    await create([
+      ['To', '+14155550188'],
+      ['From', FROM],
+      ['Body', 'fresh'],
+    ]);
+    const byDate = (await (
+      await api(
+        `/2010-04-01/Accounts/${fake.accountSid}/Messages.json?To=%2B14155550188&DateSent=${today}`,
+      )
+    ).json()) as { messages: unknown[] };
+    expect(byDate.messages).toHaveLength(0);
+    const sid = page.messages[0]?.sid ?? '';
+    const one = await api(`/2010-04-01/Accounts/${fake.accountSid}/Messages/${sid}.json`);
+    expectTwilioShape('api.v2010.account.message', await one.json());
+    const missing = await api(
+      `/2010-04-01/Accounts/${fake.accountSid}/Messages/SM${'0'.repeat(32)}.json`,
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it('answers the Account and Lookup v2 resources', async () => {
+    const account = await api(`/2010-04-01/Accounts/${fake.accountSid}.json`);
+    expectTwilioShape('api.v2010.account', await account.json());
+    fake.recipients.set('+14155550122', { lineType: 'landline' });
+    const lookup = await api('/v2/PhoneNumbers/%2B14155550122?Fields=line_type_intelligence');
+    const body = (await lookup.json()) as {
+      line_type_intelligence: { type: string; error_code?: number | null };
+    };
+    // Twilio answers `error_code: null` when the lookup succeeded; its OpenAPI file says integer.
+    expect(body.line_type_intelligence.error_code).toBeNull();
+    delete body.line_type_intelligence.error_code;
+    expectTwilioShape('LookupResponse', body, [
+      'caller_name',
+      'sim_swap',
+      'call_forwarding',
+      'line_status',
+      'identity_match',
+      'reassigned_number',
+      'sms_pumping_risk',
+      'phone_number_quality_score',
+      'pre_fill',
+    ]);
+    expect(body.line_type_intelligence.type).toBe('landline');
+  });
+
+  it('posts signed status callbacks sending → sent → delivered, and the faults reorder and repeat them', async () => {
+    const receiver = await startLoopbackReceiver();
+    const url = `${receiver.origin}/status`;
+    try {
+      await create([
+        ['To', TO],
+        ['From', FROM],
+        ['Body', 'hi'],
+        ['StatusCallback', url],
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await fake.settled();
+      expect(fake.callbacks.map((c) => c.params.find(([k]) => k === 'MessageStatus')?.[1])).toEqual(
+        ['sending', 'sent', 'delivered'],
+      );
+      const first = receiver.requests[0];
+      const params = [...new URLSearchParams(first?.body.toString() ?? '').entries()];
+      expect(first?.headers['x-twilio-signature']).toBe(
+        signTwilioCall(fake.authToken, url, params),
+      );
+      fake.callbacks.length = 0;
+      fake.faults = { outOfOrder: true, duplicateCallbacks: true };
+      await create([
+        ['To', TO],
+        ['From', FROM],
+        ['Body', 'again'],
+        ['StatusCallback', url],
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await fake.settled();
+      expect(fake.callbacks.map((c) => c.params.find(([k]) => k === 'MessageStatus')?.[1])).toEqual(
+        ['delivered', 'delivered', 'sent', 'sent', 'sending', 'sending'],
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('counts segments as carriers do', () => {
+    expect(segmentsOf('a'.repeat(160))).toBe(1);
+    expect(segmentsOf('a'.repeat(161))).toBe(2);
+    expect(segmentsOf('€'.repeat(80))).toBe(1);
+    expect(segmentsOf('€'.repeat(81))).toBe(2);
+    expect(segmentsOf('é'.repeat(160))).toBe(1);
+    expect(segmentsOf('😀'.repeat(35))).toBe(1);
+    expect(segmentsOf('😀'.repeat(36))).toBe(2);
+  });
+});

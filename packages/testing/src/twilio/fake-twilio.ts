@@ -1,0 +1,770 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  rfc2822,
+  segmentsOf,
+  signTwilioCall,
+  twilioErrorBody,
+  twilioSid,
+} from './fake-twilio-resources';
+
+/** What happens to messages sent to a recipient. */
+export interface FakeTwilioRecipient {
+  /** `delivered` (default), or a carrier failure reported by callback with `errorCode`. */
+  outcome?: 'delivered' | 'undelivered' | 'failed';
+  /** The `ErrorCode` of a failure (30003 unreachable, 30006 landline, 30007 filtered, …). */
+  errorCode?: number;
+  /** Lookup v2 line type (default `mobile`); `invalid` answers `valid: false`. */
+  lineType?: string;
+}
+
+/** Fault switches: each counts down as calls use it. */
+export interface FakeTwilioFaults {
+  /** The next N message creations answer this 5xx without creating anything. */
+  serverErrors?: { count: number; status?: number };
+  /** The next N API calls answer 429 with `Retry-After`. */
+  rateLimited?: { count: number; retryAfterSeconds?: number };
+  /** The next N creations create the message but answer only after `delayMs` (a timeout). */
+  slowCreates?: { count: number; delayMs: number };
+  /** The next N creations create the message, then answer 500 (it exists all the same). */
+  createdThenError?: { count: number };
+  /** Status callbacks arrive final first: `delivered` before `sent`. */
+  outOfOrder?: boolean;
+  /** Every status callback is posted twice. */
+  duplicateCallbacks?: boolean;
+}
+
+/** A message the fake holds, in Twilio's own JSON shape. */
+export interface FakeTwilioMessage {
+  account_sid: string;
+  api_version: '2010-04-01';
+  body: string;
+  date_created: string;
+  date_sent: string | null;
+  date_updated: string;
+  direction: 'inbound' | 'outbound-api';
+  error_code: number | null;
+  error_message: string | null;
+  from: string;
+  messaging_service_sid: string | null;
+  num_media: string;
+  num_segments: string;
+  price: string | null;
+  price_unit: string;
+  sid: string;
+  status: string;
+  subresource_uris: { media: string; feedback: string };
+  to: string;
+  uri: string;
+  /** Not part of Twilio's JSON: the media URLs given (outbound) and the callback URL. */
+  readonly extra: { mediaUrls: string[]; statusCallback?: string; createdAt: number };
+}
+
+/** A file of an inbound MMS. */
+export interface FakeTwilioMedia {
+  /** MIME type. */
+  contentType: string;
+  /** The bytes. */
+  data: Uint8Array;
+}
+
+/** Settings of a fake Twilio. */
+export interface FakeTwilioOptions {
+  /** The account SID (a random `AC…` by default). */
+  accountSid?: string;
+  /** The auth token (random by default). */
+  authToken?: string;
+  /** Milliseconds between two lifecycle steps of a sent message (default 20). */
+  stepMs?: number;
+  /** Loopback port (random by default). */
+  port?: number;
+}
+
+/** Twilio's error text for the codes the fake answers. */
+const ERRORS = {
+  20003: 'Authenticate',
+  20404: 'The requested resource was not found',
+  20429: 'Too Many Requests',
+  20500: 'Internal Server Error',
+  21211: "Invalid 'To' Phone Number",
+  21602: 'Message body is required.',
+  21603: "A 'From' or 'MessagingServiceSid' parameter is required to send a message",
+  21604: "A 'To' phone number is required.",
+  21606:
+    "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination.",
+  21610: 'Attempt to send to unsubscribed recipient',
+  21617: 'The concatenated message body exceeds the 1600 character limit.',
+  21623: 'Number of media files exceeds allowed limit',
+} as const;
+
+const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
+const START_WORDS = new Set(['START', 'YES', 'UNSTOP']);
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** An HTTP error answer with a Twilio error body. */
+class FakeTwilioError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: keyof typeof ERRORS,
+    readonly extraHeaders: Record<string, string> = {},
+  ) {
+    super(ERRORS[code]);
+  }
+}
+
+/**
+ * A faithful local Twilio for tests and manual trials (`pnpm fake:twilio`): the Messaging API's
+ * Messages resource (create, fetch, list with Twilio's filters and paging), the Account resource,
+ * Lookup v2 line type intelligence, media behind Basic auth with a redirect to a CDN, status
+ * callbacks and inbound messages signed with `X-Twilio-Signature`, Twilio's default STOP/START
+ * handling (21610), and fault switches. Shapes follow Twilio's OpenAPI description (its tests
+ * validate them against `twilio-openapi-excerpt.json`).
+ */
+export class FakeTwilio {
+  /** The account SID. */
+  readonly accountSid: string;
+  /** The auth token: Basic auth password and the key of every signature. */
+  readonly authToken: string;
+  /** API keys (`SK…` → secret) that authenticate like the auth token. */
+  readonly apiKeys = new Map<string, string>();
+  /** Numbers the account owns, with the URL Twilio calls when a message comes in. */
+  readonly numbers = new Map<string, { smsUrl?: string }>();
+  /** Messaging Services (`MG…`) and their sender pools. */
+  readonly services = new Map<string, string[]>();
+  /** What happens to each recipient; unknown recipients get their messages delivered. */
+  readonly recipients = new Map<string, FakeTwilioRecipient>();
+  /** Every message, sent and received, by SID. */
+  readonly messages = new Map<string, FakeTwilioMessage>();
+  /** `from|to` pairs opted out by a STOP from `to`. */
+  readonly optOuts = new Set<string>();
+  /** Fault switches, consumed as calls happen. */
+  faults: FakeTwilioFaults = {};
+  /** Every API request the fake answered: method, path and the form it carried. */
+  readonly requests: { method: string; path: string; form: [string, string][] }[] = [];
+  /** Every callback the fake posted, and the status the receiver answered. */
+  readonly callbacks: { url: string; params: [string, string][]; status: number }[] = [];
+  /** Lookup calls made (each is a paid call on the real Twilio). */
+  lookups = 0;
+  /** Milliseconds between two lifecycle steps. */
+  stepMs: number;
+
+  readonly #port: number;
+  readonly #media = new Map<string, FakeTwilioMedia>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #pending = new Set<Promise<unknown>>();
+  #server: Server | undefined;
+  #baseUrl = '';
+
+  /** A fake with one account; call `start` to serve it. */
+  constructor(options: FakeTwilioOptions = {}) {
+    this.accountSid = options.accountSid ?? twilioSid('AC');
+    this.authToken = options.authToken ?? twilioSid('').padEnd(32, '0');
+    this.stepMs = options.stepMs ?? 20;
+    this.#port = options.port ?? 0;
+  }
+
+  /** The base URL of both the Messaging API and Lookup (`http://127.0.0.1:<port>`). */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  /** Serves the fake on loopback; answers its base URL. */
+  async start(): Promise<string> {
+    const server = createServer((request, response) => {
+      void this.#serve(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(this.#port, '127.0.0.1', resolve));
+    this.#server = server;
+    this.#baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.#baseUrl;
+  }
+
+  /** Cancels pending lifecycle steps and closes the server. */
+  async stop(): Promise<void> {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    await Promise.allSettled([...this.#pending]);
+    const server = this.#server;
+    this.#server = undefined;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  /** Buys a number for the account, its incoming messages going to `smsUrl`. */
+  addNumber(phoneNumber: string, smsUrl?: string): void {
+    this.numbers.set(phoneNumber, smsUrl === undefined ? {} : { smsUrl });
+  }
+
+  /** Messages sent (not received), oldest first. */
+  sent(): FakeTwilioMessage[] {
+    return [...this.messages.values()].filter((message) => message.direction === 'outbound-api');
+  }
+
+  /** Waits until every posted callback was answered. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /**
+   * A contact texts one of the account's numbers: stored, its media hosted, then posted (signed)
+   * to the number's `smsUrl` as Twilio does. STOP and START words change the opt-out list first,
+   * as Twilio's default opt-out handling does. Answers the message and the receiver's answer.
+   */
+  async inbound(input: {
+    from: string;
+    to: string;
+    body?: string;
+    media?: readonly FakeTwilioMedia[];
+    /** Use this SID (to replay a call exactly); a new one by default. */
+    sid?: string;
+  }): Promise<{ message: FakeTwilioMessage; status: number; body: string }> {
+    const number = this.numbers.get(input.to);
+    if (!number?.smsUrl) throw new Error(`${input.to} has no smsUrl in the fake Twilio`);
+    const media = input.media ?? [];
+    const body = input.body ?? '';
+    const word = body.trim().toUpperCase();
+    if (STOP_WORDS.has(word)) this.optOuts.add(`${input.to}|${input.from}`);
+    if (START_WORDS.has(word)) this.optOuts.delete(`${input.to}|${input.from}`);
+    const sid = input.sid ?? twilioSid(media.length > 0 ? 'MM' : 'SM');
+    const message =
+      this.messages.get(sid) ??
+      this.#store(sid, {
+        from: input.from,
+        to: input.to,
+        body,
+        direction: 'inbound',
+        status: 'received',
+        mediaUrls: [],
+        numMedia: media.length,
+        serviceSid: null,
+      });
+    const params: [string, string][] = [
+      ['ToCountry', 'US'],
+      ['SmsMessageSid', sid],
+      ['NumMedia', String(media.length)],
+      ['SmsSid', sid],
+      ['SmsStatus', 'received'],
+      ['Body', body],
+      ['To', input.to],
+      ['NumSegments', message.num_segments],
+      ['MessageSid', sid],
+      ['AccountSid', this.accountSid],
+      ['From', input.from],
+      ['FromCountry', 'US'],
+      ['ApiVersion', '2010-04-01'],
+    ];
+    media.forEach((file, index) => {
+      const mediaSid = twilioSid('ME');
+      this.#media.set(mediaSid, file);
+      params.push([`MediaContentType${index}`, file.contentType]);
+      params.push([
+        `MediaUrl${index}`,
+        `${this.#baseUrl}${this.#accountPath()}/Messages/${sid}/Media/${mediaSid}`,
+      ]);
+    });
+    const answer = await this.#post(number.smsUrl, params);
+    return { message, ...answer };
+  }
+
+  /** Posts a status callback of `sid` now, as Twilio would (for tests that drive statuses). */
+  async statusCallback(
+    sid: string,
+    status: string,
+    errorCode?: number,
+  ): Promise<{ status: number; body: string }> {
+    const message = this.messages.get(sid);
+    const url = message?.extra.statusCallback;
+    if (!message || url === undefined) throw new Error(`${sid} has no status callback`);
+    return this.#post(url, this.#callbackParams(message, status, errorCode));
+  }
+
+  // ---- HTTP -------------------------------------------------------------------------------
+
+  async #serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(request.url ?? '/', this.#baseUrl);
+      const form = [...new URLSearchParams(raw).entries()];
+      if (url.pathname.startsWith('/_fake/')) {
+        await this.#control(request.method ?? 'GET', url, raw, response);
+        return;
+      }
+      if (url.pathname.startsWith('/_cdn/')) {
+        this.#cdn(url, response);
+        return;
+      }
+      this.requests.push({
+        method: request.method ?? 'GET',
+        path: url.pathname + url.search,
+        form,
+      });
+      this.#authenticate(request);
+      const limited = this.faults.rateLimited;
+      if (limited && limited.count > 0) {
+        limited.count -= 1;
+        throw new FakeTwilioError(429, 20429, {
+          'retry-after': String(limited.retryAfterSeconds ?? 1),
+        });
+      }
+      const answer = await this.#route(request.method ?? 'GET', url, form);
+      if (answer.redirect) {
+        response.writeHead(307, { location: answer.redirect }).end();
+        return;
+      }
+      send(response, answer.status, answer.body);
+    } catch (error) {
+      if (error instanceof FakeTwilioError) {
+        send(
+          response,
+          error.status,
+          twilioErrorBody(error.code, error.message, error.status),
+          error.extraHeaders,
+        );
+        return;
+      }
+      send(response, 500, twilioErrorBody(20500, ERRORS[20500], 500));
+    }
+  }
+
+  #authenticate(request: IncomingMessage): void {
+    const header = request.headers.authorization ?? '';
+    const [scheme, encoded] = header.split(' ');
+    if (scheme !== 'Basic' || encoded === undefined) throw new FakeTwilioError(401, 20003);
+    const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const valid =
+      (user === this.accountSid && password === this.authToken) ||
+      (this.apiKeys.has(user) && this.apiKeys.get(user) === password);
+    if (!valid) throw new FakeTwilioError(401, 20003);
+  }
+
+  async #route(
+    method: string,
+    url: URL,
+    form: [string, string][],
+  ): Promise<{ status: number; body?: unknown; redirect?: string }> {
+    const path = url.pathname;
+    const lookup = /^\/v2\/PhoneNumbers\/([^/]+)$/.exec(path);
+    if (lookup && method === 'GET')
+      return { status: 200, body: this.#lookup(decodeURIComponent(lookup[1] ?? ''), url) };
+    const account = this.#accountPath();
+    if (!path.startsWith(account)) throw new FakeTwilioError(404, 20404);
+    const rest = path.slice(account.length);
+    if (rest === '.json' && method === 'GET') return { status: 200, body: this.#account() };
+    if (rest === '/Messages.json' && method === 'POST')
+      return { status: 201, body: await this.#create(form) };
+    if (rest === '/Messages.json' && method === 'GET')
+      return { status: 200, body: this.#list(url) };
+    const one = /^\/Messages\/([A-Z]{2}[0-9a-f]{32})\.json$/.exec(rest);
+    if (one && method === 'GET') {
+      const message = this.messages.get(one[1] ?? '');
+      if (!message) throw new FakeTwilioError(404, 20404);
+      return { status: 200, body: publicOf(message) };
+    }
+    const media = /^\/Messages\/[A-Z]{2}[0-9a-f]{32}\/Media\/(ME[0-9a-f]{32})$/.exec(rest);
+    if (media && method === 'GET' && this.#media.has(media[1] ?? '')) {
+      return { status: 307, redirect: `${this.#baseUrl}/_cdn/${media[1]}` };
+    }
+    throw new FakeTwilioError(404, 20404);
+  }
+
+  /** The CDN Twilio's media URLs redirect to: no auth, the bytes with their type. */
+  #cdn(url: URL, response: ServerResponse): void {
+    const file = this.#media.get(url.pathname.slice('/_cdn/'.length));
+    if (!file) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.contentType }).end(Buffer.from(file.data));
+  }
+
+  async #create(form: [string, string][]): Promise<unknown> {
+    const value = (name: string) => form.find(([key]) => key === name)?.[1];
+    const to = value('To');
+    const from = value('From');
+    const serviceSid = value('MessagingServiceSid');
+    const body = value('Body') ?? '';
+    const mediaUrls = form.filter(([key]) => key === 'MediaUrl').map(([, url]) => url);
+    if (to === undefined) throw new FakeTwilioError(400, 21604);
+    if (from === undefined && serviceSid === undefined) throw new FakeTwilioError(400, 21603);
+    if (!E164.test(to) || this.recipients.get(to)?.lineType === 'invalid') {
+      throw new FakeTwilioError(400, 21211);
+    }
+    let sender = from;
+    if (serviceSid !== undefined) {
+      const pool = this.services.get(serviceSid);
+      if (!pool || pool.length === 0) throw new FakeTwilioError(400, 21606);
+      sender = pool[0];
+    } else if (from === undefined || !this.numbers.has(from)) {
+      throw new FakeTwilioError(400, 21606);
+    }
+    if (sender === undefined) throw new FakeTwilioError(400, 21606);
+    if (body === '' && mediaUrls.length === 0 && value('ContentSid') === undefined) {
+      throw new FakeTwilioError(400, 21602);
+    }
+    if (body.length > 1600) throw new FakeTwilioError(400, 21617);
+    if (mediaUrls.length > 10) throw new FakeTwilioError(400, 21623);
+    if (this.optOuts.has(`${sender}|${to}`)) throw new FakeTwilioError(400, 21610);
+    const errors = this.faults.serverErrors;
+    if (errors && errors.count > 0) {
+      errors.count -= 1;
+      throw new FakeTwilioError(errors.status ?? 500, 20500);
+    }
+    const statusCallback = value('StatusCallback');
+    const message = this.#store(twilioSid(mediaUrls.length > 0 ? 'MM' : 'SM'), {
+      from: sender,
+      to,
+      body,
+      direction: 'outbound-api',
+      status: serviceSid === undefined ? 'queued' : 'accepted',
+      mediaUrls,
+      numMedia: mediaUrls.length,
+      serviceSid: serviceSid ?? null,
+      ...(statusCallback === undefined ? {} : { statusCallback }),
+    });
+    this.#runLifecycle(message);
+    const slow = this.faults.slowCreates;
+    if (slow && slow.count > 0) {
+      slow.count -= 1;
+      await new Promise<void>((resolve) => this.#later(() => resolve(), slow.delayMs));
+    }
+    const createdThenError = this.faults.createdThenError;
+    if (createdThenError && createdThenError.count > 0) {
+      createdThenError.count -= 1;
+      throw new FakeTwilioError(500, 20500);
+    }
+    return publicOf(message);
+  }
+
+  #store(
+    sid: string,
+    input: {
+      from: string;
+      to: string;
+      body: string;
+      direction: FakeTwilioMessage['direction'];
+      status: string;
+      mediaUrls: string[];
+      numMedia: number;
+      serviceSid: string | null;
+      statusCallback?: string;
+    },
+  ): FakeTwilioMessage {
+    const now = Date.now();
+    const uri = `${this.#accountPath()}/Messages/${sid}.json`;
+    const message: FakeTwilioMessage = {
+      account_sid: this.accountSid,
+      api_version: '2010-04-01',
+      body: input.body,
+      date_created: rfc2822(now),
+      date_sent: input.direction === 'inbound' ? rfc2822(now) : null,
+      date_updated: rfc2822(now),
+      direction: input.direction,
+      error_code: null,
+      error_message: null,
+      from: input.from,
+      messaging_service_sid: input.serviceSid,
+      num_media: String(input.numMedia),
+      num_segments: String(segmentsOf(input.body)),
+      price: null,
+      price_unit: 'USD',
+      sid,
+      status: input.status,
+      subresource_uris: {
+        media: `${this.#accountPath()}/Messages/${sid}/Media.json`,
+        feedback: `${this.#accountPath()}/Messages/${sid}/Feedback.json`,
+      },
+      to: input.to,
+      uri,
+      extra: {
+        mediaUrls: input.mediaUrls,
+        createdAt: now,
+        ...(input.statusCallback === undefined ? {} : { statusCallback: input.statusCallback }),
+      },
+    };
+    this.messages.set(sid, message);
+    return message;
+  }
+
+  /** sending → sent → delivered (or the recipient's failure), a callback for each. */
+  #runLifecycle(message: FakeTwilioMessage): void {
+    const recipient = this.recipients.get(message.to) ?? {};
+    const final = recipient.outcome ?? 'delivered';
+    const steps: { status: string; errorCode?: number }[] = [
+      ...(message.status === 'accepted' ? [{ status: 'queued' }] : []),
+      { status: 'sending' },
+      ...(final === 'failed' ? [] : [{ status: 'sent' }]),
+      final === 'delivered'
+        ? { status: 'delivered' }
+        : { status: final, errorCode: recipient.errorCode ?? 30008 },
+    ];
+    const callbacks: { status: string; errorCode?: number }[] = [];
+    let at = 0;
+    for (const step of steps) {
+      at += this.stepMs;
+      this.#later(() => {
+        message.status = step.status;
+        message.date_updated = rfc2822(Date.now());
+        if (step.status === 'sent' || step.status === 'sending')
+          message.date_sent ??= rfc2822(Date.now());
+        if (step.errorCode !== undefined) {
+          message.error_code = step.errorCode;
+          message.error_message = `Error ${step.errorCode}`;
+        }
+        if (step.status !== 'queued') callbacks.push(step);
+        const last = step === steps.at(-1);
+        if (last) this.#postCallbacks(message, callbacks);
+        else if (!this.faults.outOfOrder) this.#postCallbacks(message, callbacks.splice(0));
+      }, at);
+    }
+  }
+
+  #postCallbacks(
+    message: FakeTwilioMessage,
+    steps: { status: string; errorCode?: number }[],
+  ): void {
+    const url = message.extra.statusCallback;
+    if (url === undefined || steps.length === 0) return;
+    const ordered = this.faults.outOfOrder ? [...steps].reverse() : steps;
+    const run = (async () => {
+      for (const step of ordered) {
+        const params = this.#callbackParams(message, step.status, step.errorCode);
+        await this.#post(url, params);
+        if (this.faults.duplicateCallbacks) await this.#post(url, params);
+      }
+    })();
+    this.#track(run);
+  }
+
+  #callbackParams(
+    message: FakeTwilioMessage,
+    status: string,
+    errorCode?: number,
+  ): [string, string][] {
+    return [
+      ['SmsSid', message.sid],
+      ['SmsStatus', status],
+      ['MessageStatus', status],
+      ['To', message.to],
+      ['MessageSid', message.sid],
+      ['AccountSid', this.accountSid],
+      ['From', message.from],
+      ['ApiVersion', '2010-04-01'],
+      ...(message.messaging_service_sid === null
+        ? []
+        : [['MessagingServiceSid', message.messaging_service_sid] as [string, string]]),
+      ...(errorCode === undefined ? [] : [['ErrorCode', String(errorCode)] as [string, string]]),
+      ...(status === 'delivered' || status === 'undelivered'
+        ? [['RawDlrDoneDate', rawDlrDate(Date.now())] as [string, string]]
+        : []),
+    ];
+  }
+
+  /** Posts a signed form to `url`; answers the receiver's status and body (0 when unreachable). */
+  async #post(url: string, params: [string, string][]): Promise<{ status: number; body: string }> {
+    const signature = signTwilioCall(this.authToken, url, params);
+    let status = 0;
+    let body = '';
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': signature,
+          'i-twilio-idempotency-token': twilioSid(''),
+          'user-agent': 'TwilioProxy/1.1',
+        },
+        body: new URLSearchParams(params).toString(),
+        signal: AbortSignal.timeout(15_000),
+      });
+      status = response.status;
+      body = await response.text();
+    } catch {
+      // Twilio logs an 11200 in its debugger and moves on.
+    }
+    this.callbacks.push({ url, params, status });
+    return { status, body };
+  }
+
+  #list(url: URL): unknown {
+    const query = url.searchParams;
+    const pageSize = Math.min(Math.max(Number(query.get('PageSize') ?? '50') || 50, 1), 1000);
+    const page = Math.max(Number(query.get('Page') ?? '0') || 0, 0);
+    const day = (value: string | null) =>
+      value === null ? undefined : Date.parse(`${value}T00:00:00Z`);
+    const on = day(query.get('DateSent'));
+    const before = day(query.get('DateSent<'));
+    const after = day(query.get('DateSent>'));
+    const DAY = 86_400_000;
+    const matches = [...this.messages.values()]
+      .filter((message) => {
+        if (query.has('To') && message.to !== query.get('To')) return false;
+        if (query.has('From') && message.from !== query.get('From')) return false;
+        const sent = message.date_sent === null ? undefined : Date.parse(message.date_sent);
+        // Twilio filters on date_sent: a message not sent yet matches no date filter.
+        if ((on ?? before ?? after) !== undefined && sent === undefined) return false;
+        if (on !== undefined && sent !== undefined && (sent < on || sent >= on + DAY)) return false;
+        if (before !== undefined && sent !== undefined && sent >= before + DAY) return false;
+        if (after !== undefined && sent !== undefined && sent < after) return false;
+        return true;
+      })
+      .sort((a, b) => b.extra.createdAt - a.extra.createdAt);
+    const slice = matches.slice(page * pageSize, (page + 1) * pageSize);
+    const base = `${this.#accountPath()}/Messages.json`;
+    const pageUri = (n: number) => {
+      const params = new URLSearchParams(query);
+      params.set('PageSize', String(pageSize));
+      params.set('Page', String(n));
+      return `${base}?${params}`;
+    };
+    return {
+      end: page * pageSize + Math.max(slice.length - 1, 0),
+      first_page_uri: pageUri(0),
+      messages: slice.map(publicOf),
+      next_page_uri: (page + 1) * pageSize < matches.length ? pageUri(page + 1) : null,
+      page,
+      page_size: pageSize,
+      previous_page_uri: page > 0 ? pageUri(page - 1) : null,
+      start: page * pageSize,
+      uri: pageUri(page),
+    };
+  }
+
+  #account(): unknown {
+    const created = rfc2822(Date.now() - 86_400_000);
+    return {
+      auth_token: this.authToken,
+      date_created: created,
+      date_updated: created,
+      friendly_name: 'Fake Twilio account',
+      owner_account_sid: this.accountSid,
+      sid: this.accountSid,
+      status: 'active',
+      subresource_uris: { messages: `${this.#accountPath()}/Messages.json` },
+      type: 'Full',
+      uri: `${this.#accountPath()}.json`,
+    };
+  }
+
+  #lookup(phoneNumber: string, url: URL): unknown {
+    this.lookups += 1;
+    const fields = (url.searchParams.get('Fields') ?? '').split(',');
+    const recipient = this.recipients.get(phoneNumber);
+    const valid = E164.test(phoneNumber) && recipient?.lineType !== 'invalid';
+    return {
+      calling_country_code: valid ? '1' : null,
+      country_code: valid ? 'US' : null,
+      phone_number: phoneNumber,
+      national_format: valid ? phoneNumber.slice(2) : null,
+      valid,
+      validation_errors: valid ? [] : ['INVALID_BUT_POSSIBLE'],
+      caller_name: null,
+      sim_swap: null,
+      call_forwarding: null,
+      line_type_intelligence:
+        valid && fields.includes('line_type_intelligence')
+          ? {
+              mobile_country_code: '310',
+              mobile_network_code: '260',
+              carrier_name: 'Fake Wireless',
+              type: recipient?.lineType ?? 'mobile',
+              error_code: null,
+            }
+          : null,
+      line_status: null,
+      identity_match: null,
+      reassigned_number: null,
+      sms_pumping_risk: null,
+      phone_number_quality_score: null,
+      pre_fill: null,
+      url: `${this.#baseUrl}/v2/PhoneNumbers/${encodeURIComponent(phoneNumber)}`,
+    };
+  }
+
+  /** The manual-trial control API under `/_fake/` (see docs/providers/twilio.md). */
+  async #control(method: string, url: URL, raw: string, response: ServerResponse): Promise<void> {
+    const input = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+    if (method === 'POST' && url.pathname === '/_fake/inbound') {
+      const answer = await this.inbound({
+        from: String(input.from),
+        to: String(input.to),
+        ...(typeof input.body === 'string' ? { body: input.body } : {}),
+      });
+      send(response, 200, { sid: answer.message.sid, status: answer.status, body: answer.body });
+      return;
+    }
+    if (method === 'PUT' && url.pathname.startsWith('/_fake/numbers/')) {
+      const number = decodeURIComponent(url.pathname.slice('/_fake/numbers/'.length));
+      this.addNumber(number, typeof input.smsUrl === 'string' ? input.smsUrl : undefined);
+      send(response, 200, { number, smsUrl: input.smsUrl ?? null });
+      return;
+    }
+    if (method === 'PUT' && url.pathname.startsWith('/_fake/recipients/')) {
+      const number = decodeURIComponent(url.pathname.slice('/_fake/recipients/'.length));
+      this.recipients.set(number, input as FakeTwilioRecipient);
+      send(response, 200, { number, ...input });
+      return;
+    }
+    if (method === 'PUT' && url.pathname === '/_fake/faults') {
+      this.faults = input as FakeTwilioFaults;
+      send(response, 200, this.faults);
+      return;
+    }
+    if (method === 'GET' && url.pathname === '/_fake/messages') {
+      send(response, 200, [...this.messages.values()].map(publicOf));
+      return;
+    }
+    send(response, 404, { message: 'unknown control route' });
+  }
+
+  #accountPath(): string {
+    return `/2010-04-01/Accounts/${this.accountSid}`;
+  }
+
+  #later(run: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+  }
+
+  #track(promise: Promise<unknown>): void {
+    this.#pending.add(promise);
+    void promise.finally(() => this.#pending.delete(promise));
+  }
+}
+
+/** A message as the API answers it (without the fake's bookkeeping). */
+function publicOf(message: FakeTwilioMessage): Omit<FakeTwilioMessage, 'extra'> {
+  const { extra: _extra, ...rest } = message;
+  return rest;
+}
+
+/** `RawDlrDoneDate`: the carrier's `YYMMDDhhmm`. */
+function rawDlrDate(at: number): string {
+  const date = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getUTCFullYear() % 100)}${two(date.getUTCMonth() + 1)}${two(date.getUTCDate())}${two(date.getUTCHours())}${two(date.getUTCMinutes())}`;
+}
+
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (body === undefined) {
+    response.writeHead(status, headers).end();
+    return;
+  }
+  response
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(body));
+}
