@@ -7,6 +7,7 @@ import { eventsContract } from './routes/events';
 import { healthContract } from './routes/health';
 import { messagesContract } from './routes/messages';
 import { numbersContract } from './routes/numbers';
+import { optOutsContract } from './routes/opt-outs';
 import { providersContract } from './routes/providers';
 import { sandboxContract } from './routes/sandbox';
 import { webhooksContract } from './routes/webhooks';
@@ -21,6 +22,7 @@ const messages = c.router(messagesContract, strict);
 const chats = c.router(chatsContract, strict);
 const capabilities = c.router(capabilitiesContract, strict);
 const numbers = c.router(numbersContract, strict);
+const optOuts = c.router(optOutsContract, strict);
 const webhooks = c.router(webhooksContract, strict);
 const whatsapp = c.router(whatsappContract, strict);
 const events = c.router(eventsContract, strict);
@@ -39,6 +41,7 @@ export type Contract = {
   chats: typeof chats;
   capabilities: typeof capabilities;
   numbers: typeof numbers;
+  optOuts: typeof optOuts;
   webhooks: typeof webhooks;
   whatsapp: typeof whatsapp;
   events: typeof events;
@@ -58,6 +61,7 @@ export const contract: Contract = {
   chats,
   capabilities,
   numbers,
+  optOuts,
   webhooks,
   whatsapp,
   events,

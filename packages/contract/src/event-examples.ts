@@ -297,6 +297,32 @@ export const EVENT_EXAMPLES: { readonly [K in EventType]: EventExample<K> } = {
     status: 'answered',
     isOutgoing: false,
   },
+  'contact.opted_out': {
+    id: 'evt_0193a8f3-0019-7a00-8000-000000000019',
+    type: 'contact.opted_out',
+    timestamp: AT,
+    data: {
+      from: INSTANCE,
+      recipient: CONTACT,
+      status: 'opted_out',
+      source: 'keyword',
+      keyword: 'STOP',
+      channel: 'sms',
+    },
+  },
+  'contact.opted_in': {
+    id: 'evt_0193a8f3-0020-7a00-8000-000000000020',
+    type: 'contact.opted_in',
+    timestamp: AT,
+    data: {
+      from: INSTANCE,
+      recipient: CONTACT,
+      status: 'opted_in',
+      source: 'keyword',
+      keyword: 'START',
+      channel: 'sms',
+    },
+  },
   'webhook.test': {
     id: 'evt_test_0193a8f3-0017-7a00-8000-000000000017',
     type: 'webhook.test',

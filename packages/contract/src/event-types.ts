@@ -25,6 +25,8 @@ export const EVENT_TYPES = [
   'chat.photo.changed',
   'facetime.incoming',
   'facetime.status_changed',
+  'contact.opted_out',
+  'contact.opted_in',
   'webhook.test',
   'whatsapp.status',
 ] as const;

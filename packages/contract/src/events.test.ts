@@ -41,9 +41,11 @@ const sent = EVENT_EXAMPLES['message.sent'] as unknown as Json & { data: Json };
 const delivered = EVENT_EXAMPLES['message.delivered'] as unknown as Json & { data: Json };
 
 describe('event types', () => {
-  it('lists the 24 event types of the spec, once each', () => {
-    expect(EVENT_TYPES).toHaveLength(24);
-    expect(new Set(EVENT_TYPES).size).toBe(24);
+  it('lists the 24 event types of the spec and the 2 of the opt-out ledger, once each', () => {
+    expect(EVENT_TYPES).toHaveLength(26);
+    expect(new Set(EVENT_TYPES).size).toBe(26);
+    expect(EVENT_TYPES).toContain('contact.opted_out');
+    expect(EVENT_TYPES).toContain('contact.opted_in');
     for (const type of ['message.schedule_cancelled', 'typing.indicator', 'whatsapp.status']) {
       expect(EVENT_TYPES).toContain(type);
     }

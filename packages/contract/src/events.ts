@@ -27,6 +27,7 @@ import {
   MessageFallbackData,
   MessageLifecycleData,
 } from './schemas/message-event-data';
+import { ContactOptOutData } from './schemas/opt-out';
 import { WhatsAppStatusData } from './schemas/whatsapp-session';
 
 /** Data of `webhook.test`. */
@@ -194,6 +195,18 @@ export const ChatPhotoChangedEvent = envelopedEvent(
   ChatEventData,
   'A group chat’s photo changed.',
 );
+/** `contact.opted_out`. */
+export const ContactOptedOutEvent = envelopedEvent(
+  'contact.opted_out',
+  ContactOptOutData,
+  'A recipient texted STOP to one of your numbers (or the upstream reported an opt-out): sends from that number to them are refused.',
+);
+/** `contact.opted_in`. */
+export const ContactOptedInEvent = envelopedEvent(
+  'contact.opted_in',
+  ContactOptOutData,
+  'A recipient who had opted out texted START: sends reach them again.',
+);
 /** `webhook.test`: its id starts with `evt_test_`. */
 export const WebhookTestEvent = component(
   eventComponentName('webhook.test'),
@@ -241,6 +254,8 @@ export const EVENT_DATA_SCHEMAS = {
   'chat.participant.left': ChatParticipantLeftEvent.shape.data,
   'chat.title.changed': ChatTitleChangedEvent.shape.data,
   'chat.photo.changed': ChatPhotoChangedEvent.shape.data,
+  'contact.opted_out': ContactOptedOutEvent.shape.data,
+  'contact.opted_in': ContactOptedInEvent.shape.data,
   'webhook.test': WebhookTestEvent.shape.data,
   'whatsapp.status': WhatsAppStatusEvent.shape.data,
 } as const satisfies Record<EnvelopeEventType, z.ZodTypeAny>;
@@ -329,6 +344,8 @@ const WEBHOOK_EVENT_SCHEMAS = [
   ChatPhotoChangedEvent,
   FaceTimeIncomingEvent,
   FaceTimeStatusChangedEvent,
+  ContactOptedOutEvent,
+  ContactOptedInEvent,
   WebhookTestEvent,
 ] as const;
 

@@ -32,6 +32,8 @@ export {
   ChatParticipantLeftEvent,
   ChatPhotoChangedEvent,
   ChatTitleChangedEvent,
+  ContactOptedInEvent,
+  ContactOptedOutEvent,
   EVENT_DATA_SCHEMAS,
   type EventData,
   EventEnvelope,
@@ -83,6 +85,7 @@ export {
   CustomerNumberParams,
   CustomerSettings,
   NumberRemoved,
+  OptOutHandling,
   OtpHandling,
 } from './schemas/admin';
 export {
@@ -254,6 +257,14 @@ export {
   WHATSAPP_TAPBACK_EMOJI,
 } from './schemas/message-values';
 export { SenderNumber } from './schemas/number';
+export {
+  ContactOptOutData,
+  ListOptOutsQuery,
+  OptOut,
+  OptOutList,
+  OptOutSource,
+  OptOutStatus,
+} from './schemas/opt-out';
 export {
   LID_PATTERN,
   SANDBOX_ATTACHMENTS_MAX,

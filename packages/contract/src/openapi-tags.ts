@@ -29,6 +29,11 @@ export const OPENAPI_TAGS: readonly OpenApiTag[] = [
     description: 'The sender addresses of your account, usable as `from`, with their health.',
   },
   {
+    name: 'Opt-outs',
+    description:
+      'Recipients who texted STOP (or whose carrier reported an opt-out) to one of your numbers: sends to them from that number are refused until they text START. Compliance help, not legal advice.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Webhook registrations that receive signed event deliveries (`X-Signature: sha256=…` over `<timestamp>.<raw body>`), retried seven times over about two and a half days; test deliveries and the delivery log.',

@@ -89,6 +89,9 @@ const DELIVERY_LOG_OPERATIONS = [
   'POST /v1/webhooks/{}/deliveries/{}/redeliver',
 ];
 
+/** The opt-out ledger (issue 15): beyond the spec. */
+const OPT_OUT_OPERATIONS = ['GET /v1/opt-outs'];
+
 /** The simulator's sandbox (issue 6): beyond the spec, counted on their own. */
 const SANDBOX_OPERATION_COUNT = 13;
 const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
@@ -169,7 +172,7 @@ describe('the OpenAPI document', () => {
     },
   );
 
-  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log and the sandbox', () => {
+  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log, opt-outs and the sandbox', () => {
     const expected = Object.values(SPEC_OPERATIONS).flat();
     expect(expected).toHaveLength(42);
     const actual = [...labels].filter(
@@ -177,6 +180,7 @@ describe('the OpenAPI document', () => {
         / \/v1\//.test(`${label}/`) &&
         !/ \/v1\/(events|attachments)(\/|$)/.test(label) &&
         !DELIVERY_LOG_OPERATIONS.includes(label) &&
+        !OPT_OUT_OPERATIONS.includes(label) &&
         !isSandbox(label),
     );
     expect(actual.sort()).toEqual([...expected].sort());
@@ -194,6 +198,7 @@ describe('the OpenAPI document', () => {
       'GET /v1/attachments/{}',
       'GET /health',
       ...DELIVERY_LOG_OPERATIONS,
+      ...OPT_OUT_OPERATIONS,
     ]) {
       expect(labels, label).toContain(label);
     }

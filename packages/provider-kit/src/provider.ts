@@ -127,6 +127,11 @@ export interface ProviderSendResult {
   parts?: readonly ProviderSentPart[];
   /** The provider chat the message went to, when the upstream tells (BlueBubbles, Baileys). */
   chatId?: string;
+  /**
+   * SMS segments the upstream bills the send as (Twilio's `num_segments`, summed over parts),
+   * when it tells; shown on the message.
+   */
+  segments?: number;
 }
 
 /** An edit of a sent message. */

@@ -28,11 +28,11 @@ describe('customers', () => {
     expect(created).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Acme',
-      settings: { otpHandling: 'annotate' },
+      settings: { otpHandling: 'annotate', optOutHandling: 'gateway' },
       createdAt: '2026-01-15T12:00:00.000Z',
     });
     const other = await createCustomer(app, 'Globex');
-    expect(other.settings).toEqual({ otpHandling: 'suppress' });
+    expect(other.settings).toEqual({ otpHandling: 'suppress', optOutHandling: 'gateway' });
 
     const list = await app.inject({
       method: 'GET',

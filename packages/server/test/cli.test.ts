@@ -83,7 +83,7 @@ describe('the operator commands', () => {
       '--otp-handling',
       'annotate',
     ]);
-    expect(customer.settings).toEqual({ otpHandling: 'annotate' });
+    expect(customer.settings).toEqual({ otpHandling: 'annotate', optOutHandling: 'gateway' });
     const instance = await json([
       'instances',
       'create',

@@ -24,6 +24,7 @@ import {
   InstanceIdParams,
   UpdateInstanceRequest,
 } from '../schemas/instance';
+import { ListOptOutsQuery, OptOutList } from '../schemas/opt-out';
 
 const admin = { tag: 'Admin', auth: 'admin', rateLimited: false } satisfies RouteMetadata;
 
@@ -211,6 +212,19 @@ export const adminContract = c.router(
       responses: {
         200: envelope(NumberRemoved),
         ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    listCustomerOptOuts: {
+      method: 'GET',
+      path: '/admin/v1/customers/:id/opt-outs',
+      summary: "List a customer's opt-outs",
+      description: `The customer's opt-out ledger, as \`GET /v1/opt-outs\` answers it to the customer. ${OPERATOR_NOTE}`,
+      pathParams: CustomerIdParams,
+      query: ListOptOutsQuery,
+      responses: {
+        200: envelope(OptOutList),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
       metadata: admin,
     },

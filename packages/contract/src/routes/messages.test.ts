@@ -93,7 +93,11 @@ describe('the Messages operations', () => {
         'GROUP_SMS_UNSUPPORTED',
       ].sort(),
     );
-    expect(codes['403']?.sort()).toEqual(['ADDRESS_NOT_AUTHORIZED', 'FORBIDDEN']);
+    expect(codes['403']?.sort()).toEqual([
+      'ADDRESS_NOT_AUTHORIZED',
+      'FORBIDDEN',
+      'RECIPIENT_OPTED_OUT',
+    ]);
     expect(codes['404']?.sort()).toEqual(['CONVERSATION_NOT_FOUND', 'REPLY_NOT_FOUND']);
     expect(codes['409']).toEqual(['CONVERSATION_NOT_READY']);
   });

@@ -45,6 +45,7 @@ export const messagesContract = c.router(
           'GROUP_SMS_UNSUPPORTED',
           'FORBIDDEN',
           'ADDRESS_NOT_AUTHORIZED',
+          'RECIPIENT_OPTED_OUT',
           'REPLY_NOT_FOUND',
           'CONVERSATION_NOT_FOUND',
           'CONVERSATION_NOT_READY',

@@ -22,10 +22,23 @@ export const OtpHandling = doc(z.enum(['suppress', 'annotate']), {
 /** What happens to inbound verification-code messages. */
 export type OtpHandling = z.infer<typeof OtpHandling>;
 
+/**
+ * Who enforces recipients' opt-outs (STOP) for a customer: `gateway` (default: sends to an
+ * opted-out recipient are refused at the request) or `upstream` (sends go out and the upstream,
+ * e.g. a Twilio Messaging Service with Advanced Opt-Out, refuses them; the ledger still records).
+ */
+export const OptOutHandling = doc(z.enum(['gateway', 'upstream']), {
+  description:
+    '`gateway` (default): a send from a number to a recipient who opted out of it answers 403 `RECIPIENT_OPTED_OUT`. `upstream`: sends are handed on and the upstream enforces its own opt-out list (the send then fails with `RECIPIENT_OPTED_OUT`); opt-outs are still recorded and listed.',
+  example: 'gateway',
+});
+/** Who enforces opt-outs. */
+export type OptOutHandling = z.infer<typeof OptOutHandling>;
+
 /** A customer's settings as the API answers them. */
 export const CustomerSettings = component(
   'CustomerSettings',
-  z.object({ otpHandling: OtpHandling }),
+  z.object({ otpHandling: OtpHandling, optOutHandling: OptOutHandling }),
   { description: 'Per-customer behaviour switches.' },
 );
 /** A customer's settings. */
@@ -39,7 +52,10 @@ export const CreateCustomerRequest = z
       example: 'Acme Inc.',
     }),
     settings: z
-      .object({ otpHandling: OtpHandling.default('suppress') })
+      .object({
+        otpHandling: OtpHandling.default('suppress'),
+        optOutHandling: OptOutHandling.default('gateway'),
+      })
       .strict()
       .optional(),
   })
@@ -61,7 +77,7 @@ export const Customer = component(
     example: {
       id: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e5f',
       name: 'Acme Inc.',
-      settings: { otpHandling: 'suppress' },
+      settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
       createdAt: '2026-11-21T10:00:00.000Z',
     },
   },

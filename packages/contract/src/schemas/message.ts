@@ -67,6 +67,11 @@ export const Message = component(
         'Present (`device`) on an outbound message sent from the instance’s own device (the Mac or phone) rather than through the API.',
     }),
     status: MessageStatus,
+    segments: doc(z.number().int().min(1).optional(), {
+      description:
+        'On sms: the segments the carrier bills the send as (160 GSM-7 or 70 UCS-2 characters per single segment, 153/67 per part of a longer text; each MMS counts one), as the upstream reported them (Twilio `num_segments`, summed over the Twilio messages of the send). Absent on other channels and until the upstream accepted the send.',
+      example: 2,
+    }),
     to: doc(z.string().optional(), {
       description:
         'Recipient (outbound) or receiving address (inbound). Absent on chat-keyed sends, which carry `conversationId` instead.',

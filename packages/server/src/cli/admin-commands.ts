@@ -31,16 +31,29 @@ export function addAdminCommands(program: Command, environment: CliEnvironment):
     .description('Create a customer')
     .requiredOption('--name <name>', 'display name')
     .option('--otp-handling <mode>', 'suppress (default) or annotate')
-    .action(async (options: { name: string; otpHandling?: string }, command: Command) => {
-      const input = parseInput(CreateCustomerRequest, {
-        name: options.name,
-        ...(options.otpHandling ? { settings: { otpHandling: options.otpHandling } } : {}),
-      });
-      const customer = toCustomerView(await run((c) => c.services.customers.create(input)));
-      emit(environment, wantsJson(command), customer, () =>
-        [`Created customer ${customer.id} (${customer.name})`].join('\n'),
-      );
-    });
+    .option(
+      '--opt-out-handling <mode>',
+      'gateway (default: sends to opted-out recipients are refused) or upstream',
+    )
+    .action(
+      async (
+        options: { name: string; otpHandling?: string; optOutHandling?: string },
+        command: Command,
+      ) => {
+        const settings = {
+          ...(options.otpHandling ? { otpHandling: options.otpHandling } : {}),
+          ...(options.optOutHandling ? { optOutHandling: options.optOutHandling } : {}),
+        };
+        const input = parseInput(CreateCustomerRequest, {
+          name: options.name,
+          ...(Object.keys(settings).length > 0 ? { settings } : {}),
+        });
+        const customer = toCustomerView(await run((c) => c.services.customers.create(input)));
+        emit(environment, wantsJson(command), customer, () =>
+          [`Created customer ${customer.id} (${customer.name})`].join('\n'),
+        );
+      },
+    );
   customers
     .command('list')
     .description('List customers')

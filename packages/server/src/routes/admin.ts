@@ -69,5 +69,10 @@ export function adminRoutes(
       await services.numbers.remove(params.id, params.phoneNumber);
       return ok(request, 200, { phoneNumber: params.phoneNumber, deleted: true as const });
     },
+
+    listCustomerOptOuts: async ({ request, params, query }) => {
+      await services.customers.get(params.id);
+      return ok(request, 200, await services.optOuts.list(params.id, query));
+    },
   };
 }

@@ -18,6 +18,7 @@ import { healthRoutes } from './health';
 import { messagesRoutes } from './messages';
 import { notImplementedRoutes } from './not-implemented';
 import { numbersRoutes } from './numbers';
+import { optOutsRoutes } from './opt-outs';
 import { registerProviderIngress } from './provider-ingress';
 import { sandboxRoutes } from './sandbox';
 import { webhooksRoutes } from './webhooks';
@@ -73,6 +74,7 @@ export async function registerContractRoutes(
   const implemented: Partial<Record<Resource, ScopeRegistration>> = {
     health: routerRegistration(contract.health, healthRoutes(services)),
     numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
+    optOuts: routerRegistration(contract.optOuts, optOutsRoutes(services)),
     admin: routerRegistration(contract.admin, adminRoutes(services, config.publicBaseUrl)),
     messages: routerRegistration(contract.messages, messagesRoutes(services)),
     capabilities: routerRegistration(contract.capabilities, capabilitiesRoutes(services)),

@@ -118,6 +118,11 @@ export interface MessageRecord {
   suppressed: boolean;
   /** `device` for an outbound message the instance's own device sent (not the API); else null. */
   source: 'device' | null;
+  /**
+   * SMS segments the upstream counted for the send (Twilio's `num_segments`, summed over its
+   * parts); null or absent when unknown or not sms.
+   */
+  segments?: number | null;
   /** Creation time. */
   createdAt: Date;
   /** Last change. */
@@ -135,6 +140,7 @@ export type MessagePatch = Partial<
     | 'text'
     | 'fallbackTriggered'
     | 'externalId'
+    | 'segments'
     | 'errorCode'
     | 'errorMessage'
     | 'retryCount'

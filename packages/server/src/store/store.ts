@@ -12,6 +12,7 @@ import type { MessageReactionRepository } from './message-reaction-repository';
 import type { MessageReceiptRepository } from './message-receipt-repository';
 import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
+import type { OptOutRepository } from './opt-out-repository';
 import type { ProviderEventReceiptRepository } from './provider-event-receipt-repository';
 import type { ProviderStateRepository } from './provider-state-repository';
 import type { ServerSecretRepository } from './server-secret-repository';
@@ -64,6 +65,8 @@ export interface Repositories {
   readonly serverSecrets: ServerSecretRepository;
   /** Upstream events already taken, per instance (de-duplication of the ingress). */
   readonly providerEventReceipts: ProviderEventReceiptRepository;
+  /** The opt-out ledger: recipients who texted STOP to a customer's numbers. */
+  readonly optOuts: OptOutRepository;
 }
 
 /**

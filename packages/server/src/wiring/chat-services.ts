@@ -10,6 +10,7 @@ import type { InboundDeps } from '../domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
 import type { MessageEvents } from '../domain/messages/message-events';
+import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import { SandboxService, type SandboxServiceDeps } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
@@ -58,6 +59,8 @@ export interface ChatDependencies {
   attachmentSigner: AttachmentSigner;
   /** Checks an instance's health at once (the sandbox's health override). */
   instanceHealth: SandboxServiceDeps['instanceHealth'];
+  /** The opt-out ledger inbound STOP and START keywords go to. */
+  optOuts: OptOutLedger;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
     hub,
     logger,
     lifecycle: deps.messageEvents,
+    optOuts: deps.optOuts,
     attachments: {
       signer: attachmentSigner,
       maxBytes: config.inboundAttachmentMaxBytes,

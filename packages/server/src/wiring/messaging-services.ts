@@ -16,6 +16,7 @@ import { MessageEvents } from '../domain/messages/message-events';
 import { MessageService } from '../domain/messages/message-service';
 import { SendTargetResolver } from '../domain/messages/send-target';
 import { MessageStatusUpdates } from '../domain/messages/status-updates';
+import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import type { EventRecorder } from '../events/event-recorder';
 import { type RuntimeLogger, RuntimeProviderHub } from '../provider-runtime/runtime-provider-hub';
 import { MessageDispatcher } from '../scheduler/message-dispatcher';
@@ -56,6 +57,8 @@ export interface MessagingDependencies {
   providerRegistry?: ProviderRegistry;
   /** Signs the public URLs of outbound attachment bytes. */
   attachmentSigner: AttachmentSigner;
+  /** The opt-out ledger sends are checked against. */
+  optOuts: OptOutLedger;
 }
 
 /** Builds the messaging services; nothing runs until {@link startMessaging}. */
@@ -74,7 +77,9 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
   const availability = new AvailabilityCache(store, providers, clock, config.capabilityCacheTtlMs);
   const chats = new ConversationSendResolver(store);
   const events = new MessageEvents(deps.events, chats);
-  const statusUpdates = new MessageStatusUpdates(store, events, clock);
+  const statusUpdates = new MessageStatusUpdates(store, events, clock, (tx, message) =>
+    deps.optOuts.recordRefusal(tx, message),
+  );
   const delivery = new MessageDelivery({
     store,
     providers,
@@ -86,6 +91,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     pacer: new InstancePacer(),
     retryWindowMs: config.providerRetryWindowMs,
     retryBaseMs: config.providerRetryBaseMs,
+    optOuts: deps.optOuts,
     mediaUrlOf: (messageId, position) =>
       deps.attachmentSigner.urlFor(
         outboundMediaId(messageId, position),
@@ -102,7 +108,13 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
   const messages = new MessageService({
     store,
     clock,
-    targets: new SendTargetResolver(store, availability, chats, config.reachabilityBudgetMs),
+    targets: new SendTargetResolver(
+      store,
+      availability,
+      chats,
+      config.reachabilityBudgetMs,
+      deps.optOuts,
+    ),
     events,
     onQueued: (id) => messageDispatcher.enqueue(id),
   });

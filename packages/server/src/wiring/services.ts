@@ -9,6 +9,7 @@ import { IngressService } from '../domain/ingress/ingress-service';
 import { InstanceService } from '../domain/instances/instance-service';
 import { MessageViews } from '../domain/messages/message-view';
 import { NumberService } from '../domain/numbers/number-service';
+import { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import { WebhookService } from '../domain/webhooks/webhook-service';
 import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
@@ -73,6 +74,8 @@ export interface Services {
   chatLogger: ChatServices['chatLogger'];
   /** Closes attachment downloads at shutdown. */
   closeAttachmentFetches: ChatServices['closeAttachmentFetches'];
+  /** The opt-out ledger (STOP/START) sends are checked against. */
+  optOuts: OptOutLedger;
 }
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
@@ -107,12 +110,14 @@ export function createServices(
     config.publicBaseUrl,
     clock,
   );
+  const optOuts = new OptOutLedger(store, events, clock);
   const messaging = createMessagingServices({
     store,
     clock,
     config,
     events,
     attachmentSigner,
+    optOuts,
     ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
   });
   return {
@@ -149,6 +154,8 @@ export function createServices(
       attachmentSigner,
       instanceHealth: messaging.providers,
       messageEvents: messaging.messageEvents,
+      optOuts,
     }),
+    optOuts,
   };
 }

@@ -11,7 +11,7 @@ async function seedCustomer(repos: Repositories, id: string): Promise<void> {
   await repos.customers.insert({
     id,
     name: id,
-    settings: { otpHandling: 'suppress' },
+    settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
     createdAt: T0,
   });
 }

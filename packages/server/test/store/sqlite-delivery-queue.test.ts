@@ -80,7 +80,7 @@ async function seeded(): Promise<SqliteStore> {
     await store.customers.insert({
       id,
       name: id,
-      settings: { otpHandling: 'suppress' },
+      settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
       createdAt: T0,
     });
   }

@@ -56,6 +56,7 @@ function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRec
     correlationId: 'req_1',
     suppressed: false,
     source: null,
+    segments: 2,
     createdAt: T0,
     updatedAt: T0,
     deletedAt: null,
@@ -83,7 +84,7 @@ describe('SQLite hot paths', () => {
       await store.customers.insert({
         id,
         name: id,
-        settings: { otpHandling: 'suppress' },
+        settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
         createdAt: T0,
       });
     }
@@ -333,7 +334,7 @@ describe('SQLite group commit timing', () => {
       await tx.customers.insert({
         id: 'a',
         name: 'a',
-        settings: { otpHandling: 'suppress' },
+        settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
         createdAt: T0,
       });
     });
@@ -344,7 +345,7 @@ describe('SQLite group commit timing', () => {
       await tx.customers.insert({
         id: 'b',
         name: 'b',
-        settings: { otpHandling: 'suppress' },
+        settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
         createdAt: T0,
       });
     });
@@ -362,7 +363,7 @@ describe('SQLite group commit timing', () => {
           tx.customers.insert({
             id,
             name: id,
-            settings: { otpHandling: 'suppress' },
+            settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
             createdAt: T0,
           }),
         ),

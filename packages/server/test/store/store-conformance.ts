@@ -21,7 +21,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
     await repos.customers.insert({
       id,
       name: id,
-      settings: { otpHandling: 'suppress' },
+      settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
       createdAt: T0,
     });
   }
@@ -52,7 +52,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         expect(await store.customers.findById('c1')).toEqual({
           id: 'c1',
           name: 'c1',
-          settings: { otpHandling: 'suppress' },
+          settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
           createdAt: T0,
           deletedAt: null,
         });

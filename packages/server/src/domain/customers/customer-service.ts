@@ -32,7 +32,10 @@ export class CustomerService {
     const record: CustomerRecord = {
       id: newUuid(),
       name: input.name,
-      settings: { otpHandling: input.settings?.otpHandling ?? 'suppress' },
+      settings: {
+        otpHandling: input.settings?.otpHandling ?? 'suppress',
+        optOutHandling: input.settings?.optOutHandling ?? 'gateway',
+      },
       createdAt: new Date(this.clock.now()),
       deletedAt: null,
     };

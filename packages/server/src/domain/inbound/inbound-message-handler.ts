@@ -29,6 +29,7 @@ import { type ReadyConversation, toConversationFragment } from '../chats/chat-vi
 import { conversationForInbound } from '../chats/inbound-conversation';
 import { participantOf, phoneOfJid } from '../chats/participant-address';
 import type { MessageEvents } from '../messages/message-events';
+import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import { detectVerificationCode } from '../otp';
 import { findReceivingNumber } from './receiving-number';
 import { purgeExpiredSignupCodes } from './signup-code-retention';
@@ -49,6 +50,8 @@ export interface InboundMessageDeps {
   logger: ProviderLogger;
   /** Records the lifecycle events of messages (those sent from the instance's own device). */
   lifecycle: Pick<MessageEvents, 'lifecycle'>;
+  /** Records STOP and START keywords in the opt-out ledger. */
+  optOuts?: Pick<OptOutLedger, 'recordInbound'>;
 }
 
 /** What happened to one inbound message. */
@@ -208,6 +211,15 @@ export class InboundMessageReceiver {
           fromAddress: from,
           channel: event.channel,
           receivedAt: at,
+        });
+      }
+      if (!own && !event.history && !event.isGroup) {
+        await this.#deps.optOuts?.recordInbound(tx, {
+          customerId: number.customerId,
+          sender: number.phoneNumber,
+          recipient: contact,
+          channel: event.channel,
+          text: event.text,
         });
       }
       if (event.history) {

@@ -11,6 +11,7 @@ import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
+import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import type { EffectivePacing, InstancePacer } from './instance-pacer';
 import type { MessageEvents } from './message-events';
 import { patchOf } from './message-record';
@@ -50,6 +51,8 @@ export interface MessageDeliveryOptions {
   retryBaseMs: number;
   /** The signed public URL of a stored attachment's bytes (see `outboundMediaId`). */
   mediaUrlOf: (messageId: string, position: number) => Promise<string>;
+  /** The opt-out ledger: checked before a send, told when an upstream reports an opt-out. */
+  optOuts?: Pick<OptOutLedger, 'refusalOfMessage' | 'recordRefusal'>;
 }
 
 /** The longest wait between two tries of an upstream that is down. */
@@ -224,6 +227,13 @@ export class MessageDelivery {
       return this.#upstreamDown(message, error, 'pending');
     }
 
+    // The recipient opted out after the send was accepted (or while it was scheduled).
+    const refusal = await this.options.optOuts?.refusalOfMessage(store, message);
+    if (refusal !== undefined) {
+      await this.#fail(message, { channel: null, code: 'RECIPIENT_OPTED_OUT', message: refusal });
+      return undefined;
+    }
+
     let departure: Departure | undefined;
     // The last attempt that failed outright: what the message reports if nothing takes it.
     let sendFailure: Departure | undefined;
@@ -359,7 +369,7 @@ export class MessageDelivery {
     result: ProviderSendResult,
   ): Promise<void> {
     const messageId = sent.id;
-    const { externalId, parts = [] } = result;
+    const { externalId, parts = [], segments } = result;
     await this.options.store.transaction(async (tx) => {
       await tx.messageAttempts.setExternalId(attemptId, externalId);
       if (parts.length > 1) {
@@ -385,7 +395,10 @@ export class MessageDelivery {
         message.retryCount === attempt.attempt &&
         message.channel === attempt.channel
       ) {
-        await tx.messages.update(messageId, { externalId });
+        await tx.messages.update(messageId, {
+          externalId,
+          ...(segments === undefined ? {} : { segments }),
+        });
       }
     });
   }
@@ -412,6 +425,7 @@ export class MessageDelivery {
       };
       await tx.messages.update(message.id, patchOf(failed));
       await this.options.events.lifecycle(tx, 'message.failed', failed, failed.correlationId);
+      await this.options.optOuts?.recordRefusal(tx, failed);
     });
   }
 

@@ -52,6 +52,7 @@ export class MessageViews {
       direction: record.direction,
       ...(record.source === 'device' ? { source: 'device' as const } : {}),
       status: record.status,
+      ...(record.segments == null ? {} : { segments: record.segments }),
       ...recipientOf(record),
       from: record.from,
       channel: record.channel,

@@ -3,6 +3,7 @@ import type { InstanceRecord } from '../../store/instance-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
 import { DomainError } from '../domain-error';
+import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import { isRetryable } from '../provider-failure';
 import type { ChatSendResolver } from './chat-send-target';
 import { channelsToTry } from './routing-plan';
@@ -40,12 +41,15 @@ export class SendTargetResolver {
     private readonly availability: AvailabilityCache,
     private readonly chats: ChatSendResolver,
     private readonly budgetMs: number,
+    /** Refuses sends to recipients who opted out of the sender. */
+    private readonly optOuts?: Pick<OptOutLedger, 'assertMaySend'>,
   ) {}
 
   /**
    * The target of a send: a chat-keyed send through `chats`, otherwise the `from` number's
    * instance (or the default number's) and the routing of the body.
-   * @throws {DomainError} ADDRESS_NOT_AUTHORIZED, NO_DEFAULT_ADDRESS, NO_CHANNEL_AVAILABLE and the chats' codes.
+   * @throws {DomainError} ADDRESS_NOT_AUTHORIZED, NO_DEFAULT_ADDRESS, RECIPIENT_OPTED_OUT,
+   * NO_CHANNEL_AVAILABLE and the chats' codes.
    */
   async resolve(customerId: string, body: SendMessageRequest): Promise<SendTarget> {
     const chatKey = body.chatId ?? body.conversationId;
@@ -73,6 +77,7 @@ export class SendTargetResolver {
     const fallback = body.routing?.fallback ?? true;
     // A WhatsApp group JID names a chat on one channel: routing does not apply to it.
     const isGroup = recipientKind(to) === 'group';
+    if (!isGroup) await this.optOuts?.assertMaySend(customerId, sender.phoneNumber, to);
     const target: SendTarget = {
       from: sender.from,
       instanceId: instance.id,
@@ -92,7 +97,7 @@ export class SendTargetResolver {
   async #sender(
     customerId: string,
     from: string | undefined,
-  ): Promise<{ from: string; instanceId: string }> {
+  ): Promise<{ from: string; instanceId: string; phoneNumber: string }> {
     if (from !== undefined) {
       const number = await this.store.numbers.findByAddress(customerId, from);
       if (!number) {
@@ -101,7 +106,7 @@ export class SendTargetResolver {
           `from: ${from} is not one of your sender addresses (see GET /v1/numbers)`,
         );
       }
-      return { from, instanceId: number.instanceId };
+      return { from, instanceId: number.instanceId, phoneNumber: number.phoneNumber };
     }
     const fallbackNumber = await this.store.numbers.findDefault(customerId);
     if (!fallbackNumber) {
@@ -110,7 +115,11 @@ export class SendTargetResolver {
         'No `from` given and no default sender address is configured for your account',
       );
     }
-    return { from: fallbackNumber.phoneNumber, instanceId: fallbackNumber.instanceId };
+    return {
+      from: fallbackNumber.phoneNumber,
+      instanceId: fallbackNumber.instanceId,
+      phoneNumber: fallbackNumber.phoneNumber,
+    };
   }
 
   /**

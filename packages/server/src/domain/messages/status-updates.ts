@@ -34,6 +34,8 @@ export class MessageStatusUpdates {
     private readonly store: Store,
     private readonly events: MessageEvents,
     private readonly clock: Clock,
+    /** Called in the transaction that fails a message (the opt-out ledger learns from it). */
+    private readonly onFailed?: (tx: UnitOfWork, message: MessageRecord) => Promise<void>,
   ) {}
 
   /** The sink handler of `message.status` events. */
@@ -193,6 +195,7 @@ export class MessageStatusUpdates {
       const type = STATUS_EVENT[state.status as keyof typeof STATUS_EVENT];
       await this.events.lifecycle(tx, type, state, message.correlationId);
     }
+    if (current.status === 'failed') await this.onFailed?.(tx, current);
     return current;
   }
 }

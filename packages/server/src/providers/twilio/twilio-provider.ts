@@ -130,13 +130,17 @@ export class TwilioProvider implements MessagingProvider {
     if (!E164.test(to)) throw ProviderError.unreachable('sms', to);
     const parts = planParts(request);
     const sids: string[] = [];
+    let segments = 0;
     for (const [index, part] of parts.entries()) {
-      sids.push(await this.#sendPart(ledger, context, request, to, index, part));
+      const sent = await this.#sendPart(ledger, context, request, to, index, part);
+      sids.push(sent.sid);
+      segments += sent.segments;
     }
     const [first] = sids;
     if (first === undefined) throw new Error('a send makes at least one message');
     return {
       externalId: first,
+      ...(segments > 0 ? { segments } : {}),
       ...(sids.length > 1
         ? { parts: sids.map((externalId, i) => ({ externalId, kind: parts[i]?.kind ?? 'text' })) }
         : {}),
@@ -150,7 +154,7 @@ export class TwilioProvider implements MessagingProvider {
     to: string,
     index: number,
     part: PlannedPart,
-  ): Promise<string> {
+  ): Promise<{ sid: string; segments: number }> {
     const service = this.#options.messagingServiceSid;
     const from = service === undefined ? request.from : null;
     const known = await ledger.before(request.attemptId, index, {
@@ -159,7 +163,7 @@ export class TwilioProvider implements MessagingProvider {
       body: part.body,
       media: part.media.length,
     });
-    if (known !== undefined) return known;
+    if (known !== undefined) return { sid: known, segments: 0 };
     const form: [string, string][] = [['To', to]];
     form.push(service === undefined ? ['From', request.from] : ['MessagingServiceSid', service]);
     if (part.body !== '') form.push(['Body', part.body]);
@@ -172,13 +176,13 @@ export class TwilioProvider implements MessagingProvider {
     try {
       const created = await this.#api.createMessage(form);
       await ledger.created(request.attemptId, index, created.sid);
-      return created.sid;
+      return { sid: created.sid, segments: Number(created.num_segments ?? '0') || 0 };
     } catch (error) {
       if (!(error instanceof TwilioApiError)) throw error;
       if (error.uncertain) {
         // The message may exist: look before anyone sends it again.
         const found = await ledger.reconcile(request.attemptId, index).catch(() => undefined);
-        if (found !== undefined) return found;
+        if (found !== undefined) return { sid: found, segments: 0 };
         throw new ProviderError(
           error.timedOut ? 'PROVIDER_TIMEOUT' : 'INTERNAL_ERROR',
           `${error.message}; the send is checked against Twilio before it is tried again`,

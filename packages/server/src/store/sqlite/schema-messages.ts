@@ -62,6 +62,8 @@ export const messages = sqliteTable(
     suppressed: integer('suppressed', { mode: 'boolean' }).notNull().default(false),
     /** `device` for an outbound message the instance's own device sent; null otherwise. */
     source: text('source').$type<'device'>(),
+    /** SMS segments the upstream counted for the send (Twilio `num_segments`, summed over parts). */
+    segments: integer('segments'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     deletedAt: timestamp('deleted_at'),

@@ -21,6 +21,7 @@ import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repos
 import { SqliteMessageReceiptRepository } from './sqlite-message-receipt-repository';
 import { SqliteMessageRepository } from './sqlite-message-repository';
 import { SqliteNumberRepository } from './sqlite-number-repository';
+import { SqliteOptOutRepository } from './sqlite-opt-out-repository';
 import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
 import { SqliteProviderStateRepository } from './sqlite-provider-state-repository';
 import { SqliteServerSecretRepository } from './sqlite-server-secret-repository';
@@ -53,6 +54,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     faceTimeCalls: new SqliteFaceTimeCallRepository(run),
     serverSecrets: new SqliteServerSecretRepository(run, cipher),
     providerEventReceipts: new SqliteProviderEventReceiptRepository(run),
+    optOuts: new SqliteOptOutRepository(run),
   };
 }
 
@@ -165,6 +167,7 @@ export class SqliteStore implements Store {
   readonly faceTimeCalls;
   readonly serverSecrets;
   readonly providerEventReceipts;
+  readonly optOuts;
   readonly encryption: StoreEncryption;
   readonly #sqlite: Database.Database;
   readonly #orm: SqliteOrm;
@@ -207,6 +210,7 @@ export class SqliteStore implements Store {
     this.faceTimeCalls = repos.faceTimeCalls;
     this.serverSecrets = repos.serverSecrets;
     this.providerEventReceipts = repos.providerEventReceipts;
+    this.optOuts = repos.optOuts;
   }
 
   /**
