@@ -84,6 +84,7 @@ const EnvSchema = z.object({
   REACHABILITY_BUDGET_MS: env(integer(0).default(2000)),
   PROVIDER_RETRY_WINDOW_MS: env(integer(0).default(60 * 60 * 1000)),
   PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
+  PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
 });
 
 /**
@@ -159,6 +160,8 @@ export interface Config {
   providerRetryWindowMs: number;
   /** The first delay of those retries; each next one doubles, up to 5 minutes. */
   providerRetryBaseMs: number;
+  /** Deadline of one call to an upstream's HTTP API (Twilio), in milliseconds. */
+  providerHttpTimeoutMs: number;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -228,6 +231,7 @@ export function loadConfig(
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,
+    providerHttpTimeoutMs: e.PROVIDER_HTTP_TIMEOUT_MS,
   };
 }
 

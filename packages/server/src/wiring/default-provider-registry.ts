@@ -10,6 +10,8 @@ export interface DefaultProviderRegistryOptions {
   simulatorStepMs: number;
   /** The app's clock; the simulator's steps run on it. */
   clock: Clock;
+  /** `PROVIDER_HTTP_TIMEOUT_MS`: the deadline of one upstream API call. */
+  httpTimeoutMs?: number;
 }
 
 /**
@@ -26,5 +28,9 @@ export function createDefaultProviderRegistry(
         clock: timerClockOf(options.clock),
       }),
     )
-    .register(createTwilioFactory());
+    .register(
+      createTwilioFactory(
+        options.httpTimeoutMs === undefined ? {} : { timeoutMs: options.httpTimeoutMs },
+      ),
+    );
 }

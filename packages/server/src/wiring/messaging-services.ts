@@ -69,7 +69,11 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     clock,
     registry:
       deps.providerRegistry ??
-      createDefaultProviderRegistry({ simulatorStepMs: config.simulatorStepMs, clock }),
+      createDefaultProviderRegistry({
+        simulatorStepMs: config.simulatorStepMs,
+        clock,
+        httpTimeoutMs: config.providerHttpTimeoutMs,
+      }),
     healthIntervalMs: config.instanceHealthIntervalMs,
     publicBaseUrl: config.publicBaseUrl,
     dedupeRetentionMs: config.ingressDedupeRetentionMs,

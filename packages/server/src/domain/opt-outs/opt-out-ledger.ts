@@ -1,8 +1,8 @@
 import type { OptOut, OptOutList } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import type { MessageRecord } from '../../store/message-repository';
 import { newCorrelationId } from '../../events/event-service';
+import type { MessageRecord } from '../../store/message-repository';
 import type {
   OptOutRecord,
   OptOutSourceValue,

@@ -1,0 +1,373 @@
+import { createServer } from 'node:net';
+import type { Instance, Message, OptOutList, SwitchboardEvent } from '@switchboard/contract';
+import { FakeTwilio, signTwilioCall } from '@switchboard/testing/twilio';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminHeaders, createCustomerWithKey } from '../support/admin-helpers';
+import { expectFailure, expectSuccess } from '../support/envelope-assertions';
+import { recordedEvents } from '../support/simulator-app';
+import { bearer, buildTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+const NUMBER = '+14155550100';
+const CONTACT = '+14155550111';
+const LANDLINE = '+14155550122';
+
+/** A free loopback port, so the app's PUBLIC_BASE_URL is the address Twilio calls and signs. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  return address.port;
+}
+
+interface TwilioWorld {
+  t: TestApp;
+  fake: FakeTwilio;
+  instance: Instance;
+  customerId: string;
+  key: string;
+  events: SwitchboardEvent[];
+}
+
+/** The gateway on a real port with a Twilio instance on the fake, and a customer with a number. */
+async function twilioWorld(settings: Record<string, string> = {}): Promise<TwilioWorld> {
+  const fake = new FakeTwilio({ stepMs: 5 });
+  await fake.start();
+  const port = await freePort();
+  const t = await buildTestApp({
+    env: {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      REACHABILITY_BUDGET_MS: '2000',
+      PROVIDER_RETRY_BASE_MS: '50',
+      PROVIDER_HTTP_TIMEOUT_MS: '300',
+    },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const instance = expectSuccess<Instance>(
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/instances',
+      headers: adminHeaders,
+      payload: {
+        name: 'twilio',
+        provider: 'twilio',
+        channels: ['sms'],
+        config: {
+          accountSid: fake.accountSid,
+          authToken: fake.authToken,
+          apiBaseUrl: fake.baseUrl,
+          lookupBaseUrl: fake.baseUrl,
+          pacing: { perSecond: 0, concurrency: 4 },
+        },
+      },
+    }),
+    201,
+  );
+  fake.addNumber(NUMBER, instance.ingressUrl);
+  const customer = expectSuccess<{ id: string }>(
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/customers',
+      headers: adminHeaders,
+      payload: { name: 'Acme', ...(Object.keys(settings).length ? { settings } : {}) },
+    }),
+    201,
+  );
+  const apiKey = expectSuccess<{ key: string }>(
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/customers/${customer.id}/api-keys`,
+      headers: adminHeaders,
+    }),
+    201,
+  );
+  expectSuccess(
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/customers/${customer.id}/numbers`,
+      headers: adminHeaders,
+      payload: { phoneNumber: NUMBER, instanceId: instance.id, isDefault: true },
+    }),
+    201,
+  );
+  const events = recordedEvents(t.app, customer.id);
+  return { t, fake, instance, customerId: customer.id, key: apiKey.key, events };
+}
+
+describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end', () => {
+  let w: TwilioWorld;
+
+  const send = (payload: Record<string, unknown>) =>
+    w.t.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: bearer(w.key),
+      payload: { routing: { preference: ['sms'] }, ...payload },
+    });
+  const message = async (id: string) =>
+    expectSuccess<Message>(
+      await w.t.app.inject({ method: 'GET', url: `/v1/messages/${id}`, headers: bearer(w.key) }),
+    );
+  const settled = (id: string, status: Message['status']) =>
+    waitFor(
+      async () => {
+        const current = await message(id);
+        return current.status === status ? current : undefined;
+      },
+      8_000,
+      `${id} ${status}`,
+    );
+  const typesOf = (id: string) =>
+    w.events
+      .filter((event) => (event.data as { messageId?: string }).messageId === id)
+      .map((event) => event.type);
+
+  beforeEach(async () => {
+    w = await twilioWorld();
+  });
+
+  afterEach(async () => {
+    await w.t.close();
+    await w.fake.stop();
+  });
+
+  it('sends an SMS: queued → sent → delivered from signed status callbacks, with its segments', async () => {
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'x'.repeat(200) } }),
+      202,
+    );
+    const delivered = await settled(accepted.id, 'delivered');
+    expect(delivered).toMatchObject({ channel: 'sms', segments: 2 });
+    expect(delivered.externalId).toBe(w.fake.sent()[0]?.sid);
+    expect(typesOf(accepted.id)).toEqual(['message.queued', 'message.sent', 'message.delivered']);
+    const create = w.fake.requests.find((r) => r.method === 'POST');
+    const callback = create?.form.find(([name]) => name === 'StatusCallback')?.[1];
+    expect(callback?.startsWith(w.instance.ingressUrl)).toBe(true);
+  });
+
+  it('sends 12 media URLs as two Twilio messages of one Switchboard message', async () => {
+    const urls = Array.from({ length: 12 }, (_, i) => `https://cdn.example.com/${i}.jpg`);
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'album', mediaUrls: urls } }),
+      202,
+    );
+    await settled(accepted.id, 'delivered');
+    expect(w.fake.sent().map((m) => m.extra.mediaUrls.length)).toEqual([10, 2]);
+    expect(typesOf(accepted.id).filter((type) => type === 'message.delivered')).toHaveLength(1);
+  });
+
+  it('receives an MMS: the media downloaded with the account credentials and served signed', async () => {
+    const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
+    const answer = await w.fake.inbound({
+      from: CONTACT,
+      to: NUMBER,
+      body: 'look',
+      media: [{ contentType: 'image/png', data: png }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('<Response>');
+    const inbound = await waitFor(() => w.events.find((e) => e.type === 'message.inbound'));
+    const data = inbound.data as {
+      text: string;
+      attachments: { downloadUrl?: string; mimeType: string }[];
+    };
+    expect(data.text).toBe('look');
+    expect(data.attachments[0]?.mimeType).toBe('image/png');
+    const download = data.attachments[0]?.downloadUrl ?? '';
+    const file = await w.t.app.inject({
+      method: 'GET',
+      url: new URL(download).pathname + new URL(download).search,
+    });
+    expect(new Uint8Array(file.rawPayload)).toEqual(png);
+    // Twilio repeats the call: nothing new is recorded.
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'look', sid: answer.message.sid });
+    await w.fake.settled();
+    expect(w.events.filter((e) => e.type === 'message.inbound')).toHaveLength(1);
+  });
+
+  it('refuses a callback with a bad signature at the ingress with 403 and records nothing', async () => {
+    const params: [string, string][] = [
+      ['MessageSid', `SM${'f'.repeat(32)}`],
+      ['SmsStatus', 'received'],
+      ['From', CONTACT],
+      ['To', NUMBER],
+      ['Body', 'forged'],
+    ];
+    const response = await fetch(w.instance.ingressUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signTwilioCall('not-the-token', w.instance.ingressUrl, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    expect(response.status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(w.events).toHaveLength(0);
+  });
+
+  it('fails a message with the carrier’s reason (30006) as errorCode and errorMessage', async () => {
+    w.fake.recipients.set(LANDLINE, { outcome: 'undelivered', errorCode: 30006 });
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: LANDLINE, content: { text: 'hi' } }),
+      202,
+    );
+    const failed = await settled(accepted.id, 'failed');
+    expect(failed.errorCode).toBe('NO_CHANNEL_AVAILABLE');
+    expect(failed.errorMessage).toContain('30006');
+  });
+
+  it('keeps callbacks that arrive out of order and twice to one event per status', async () => {
+    w.fake.faults = { outOfOrder: true, duplicateCallbacks: true };
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'hi' } }),
+      202,
+    );
+    await settled(accepted.id, 'delivered');
+    await w.fake.settled();
+    expect(typesOf(accepted.id)).toEqual(['message.queued', 'message.sent', 'message.delivered']);
+  });
+
+  it('sends once when Twilio answers late although it created the message, or 503 before creating it', async () => {
+    w.fake.faults = { slowCreates: { count: 1, delayMs: 800 } };
+    const slow = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'slow' } }),
+      202,
+    );
+    await settled(slow.id, 'delivered');
+    w.fake.faults = { serverErrors: { count: 2, status: 503 }, rateLimited: { count: 1 } };
+    const retried = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'retried' } }),
+      202,
+    );
+    await settled(retried.id, 'delivered');
+    expect(
+      w.fake
+        .sent()
+        .map((m) => m.body)
+        .sort(),
+    ).toEqual(['retried', 'slow']);
+  });
+
+  it('STOP opts the contact out: listed, sends refused with 403 on every channel, START opts back in', async () => {
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'Stop' });
+    const out = await waitFor(() => w.events.find((e) => e.type === 'contact.opted_out'));
+    expect(out.data).toEqual({
+      from: NUMBER,
+      recipient: CONTACT,
+      status: 'opted_out',
+      source: 'keyword',
+      keyword: 'STOP',
+      channel: 'sms',
+    });
+    const list = expectSuccess<OptOutList>(
+      await w.t.app.inject({ method: 'GET', url: '/v1/opt-outs', headers: bearer(w.key) }),
+    );
+    expect(list.optOuts).toMatchObject([{ from: NUMBER, recipient: CONTACT, status: 'opted_out' }]);
+    for (const preference of [['sms'], ['imessage', 'sms'], ['whatsapp']]) {
+      expectFailure(
+        await send({ to: CONTACT, content: { text: 'promo' }, routing: { preference } }),
+        403,
+        'RECIPIENT_OPTED_OUT',
+      );
+    }
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'START' });
+    await waitFor(() => w.events.find((e) => e.type === 'contact.opted_in'));
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'welcome back' } }),
+      202,
+    );
+    await settled(accepted.id, 'delivered');
+    const operator = expectSuccess<OptOutList>(
+      await w.t.app.inject({
+        method: 'GET',
+        url: `/admin/v1/customers/${w.customerId}/opt-outs?status=all`,
+        headers: adminHeaders,
+      }),
+    );
+    expect(operator.optOuts).toMatchObject([
+      { recipient: CONTACT, status: 'opted_in', keyword: 'START' },
+    ]);
+  });
+
+  it('records an opt-out Twilio reports (21610) and refuses the next send at the request', async () => {
+    w.fake.optOuts.add(`${NUMBER}|${CONTACT}`);
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'hi' } }),
+      202,
+    );
+    const failed = await settled(accepted.id, 'failed');
+    expect(failed.errorCode).toBe('RECIPIENT_OPTED_OUT');
+    const out = await waitFor(() => w.events.find((e) => e.type === 'contact.opted_out'));
+    expect(out.data).toMatchObject({ source: 'upstream', keyword: null, recipient: CONTACT });
+    expectFailure(
+      await send({ to: CONTACT, content: { text: 'again' } }),
+      403,
+      'RECIPIENT_OPTED_OUT',
+    );
+  });
+});
+
+describe('opt-outs enforced upstream (optOutHandling: upstream)', () => {
+  it('hands sends on and lets Twilio refuse them, still recording the ledger', async () => {
+    const w = await twilioWorld({ optOutHandling: 'upstream' });
+    try {
+      await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'STOP' });
+      await waitFor(() => w.events.find((e) => e.type === 'contact.opted_out'));
+      const accepted = expectSuccess<{ id: string }>(
+        await w.t.app.inject({
+          method: 'POST',
+          url: '/v1/messages',
+          headers: bearer(w.key),
+          payload: { to: CONTACT, content: { text: 'hi' }, routing: { preference: ['sms'] } },
+        }),
+        202,
+      );
+      const failed = await waitFor(async () => {
+        const current = expectSuccess<Message>(
+          await w.t.app.inject({
+            method: 'GET',
+            url: `/v1/messages/${accepted.id}`,
+            headers: bearer(w.key),
+          }),
+        );
+        return current.status === 'failed' ? current : undefined;
+      }, 8_000);
+      expect(failed.errorCode).toBe('RECIPIENT_OPTED_OUT');
+      expect(w.fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await w.t.close();
+      await w.fake.stop();
+    }
+  });
+
+  it('refuses a customer-scoped opt-out listing to other customers', async () => {
+    const w = await twilioWorld();
+    try {
+      await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'STOP' });
+      await waitFor(() => w.events.find((e) => e.type === 'contact.opted_out'));
+      const other = await createCustomerWithKey(w.t.app, 'Other');
+      const list = expectSuccess<OptOutList>(
+        await w.t.app.inject({ method: 'GET', url: '/v1/opt-outs', headers: bearer(other.key) }),
+      );
+      expect(list.optOuts).toEqual([]);
+      expectFailure(
+        await w.t.app.inject({
+          method: 'GET',
+          url: '/v1/opt-outs?cursor=bogus',
+          headers: bearer(w.key),
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
+    } finally {
+      await w.t.close();
+      await w.fake.stop();
+    }
+  });
+});
