@@ -76,6 +76,7 @@ export {
   ApiKeyIdParams,
   AssignedNumber,
   AssignNumberRequest,
+  ChannelInstances,
   CreateApiKeyRequest,
   CreateCustomerRequest,
   CreatedApiKey,

@@ -256,6 +256,7 @@ describe('sender numbers', () => {
       customerId: customer.id,
       instanceId: instance.id,
       instanceName: 'mac-mini',
+      channelInstances: {},
       isDefault: true,
       healthStatus: 'unknown',
       createdAt: '2026-01-15T12:00:00.000Z',

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       reachabilityBudgetMs: 2000,
       providerRetryWindowMs: 3_600_000,
       providerRetryBaseMs: 5000,
+      providerHttpTimeoutMs: 15_000,
     });
   });
 

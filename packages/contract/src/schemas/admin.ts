@@ -142,6 +142,19 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 /** `:id` path parameter of `DELETE /admin/v1/api-keys/:id`. */
 export const ApiKeyIdParams = z.object({ id: Uuid });
 
+/** Channels of a number served by another instance than its own, by channel. */
+export const ChannelInstances = component(
+  'ChannelInstances',
+  z.object({ imessage: Uuid.optional(), sms: Uuid.optional(), whatsapp: Uuid.optional() }).strict(),
+  {
+    description:
+      'Per channel, the instance serving that channel of the number when it is not the number’s own instance (`instanceId`).',
+    example: { sms: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e61' },
+  },
+);
+/** Channels of a number served by another instance. */
+export type ChannelInstances = z.infer<typeof ChannelInstances>;
+
 /** `POST /admin/v1/customers/:id/numbers` body. */
 export const AssignNumberRequest = z
   .object({
@@ -151,6 +164,10 @@ export const AssignNumberRequest = z
       example: 'hello@example.com',
     }),
     instanceId: Uuid,
+    channelInstances: doc(ChannelInstances.optional(), {
+      description:
+        'Channels of this number served by another instance than `instanceId`: e.g. `{"sms": "<twilio instance id>"}` sends the number’s SMS (and the iMessage → SMS fallback) through Twilio while iMessage stays on the Mac. Each instance must serve that channel.',
+    }),
     isDefault: doc(z.boolean().default(false), {
       description: 'Make this the default sender when `from` is omitted (replaces the previous).',
     }),
@@ -168,6 +185,7 @@ export const AssignedNumber = component(
     customerId: Uuid,
     instanceId: Uuid,
     instanceName: z.string(),
+    channelInstances: ChannelInstances,
     isDefault: z.boolean(),
     healthStatus: HealthStatus,
     createdAt: Timestamp,
@@ -180,6 +198,7 @@ export const AssignedNumber = component(
       customerId: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e5f',
       instanceId: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e60',
       instanceName: 'simulator',
+      channelInstances: {},
       isDefault: true,
       healthStatus: 'unknown',
       createdAt: '2026-11-21T10:00:00.000Z',

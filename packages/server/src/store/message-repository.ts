@@ -140,6 +140,7 @@ export type MessagePatch = Partial<
     | 'text'
     | 'fallbackTriggered'
     | 'externalId'
+    | 'instanceId'
     | 'segments'
     | 'errorCode'
     | 'errorMessage'

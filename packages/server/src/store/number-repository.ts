@@ -1,4 +1,7 @@
-import type { HealthStatusValue } from './store-types';
+import type { Channel, HealthStatusValue } from './store-types';
+
+/** Per channel, the instance serving that channel of a number when it is not its own. */
+export type ChannelInstanceMap = Partial<Record<Channel, string>>;
 
 /** A sender address authorized for one customer and served by one instance. */
 export interface SenderNumberRecord {
@@ -8,6 +11,8 @@ export interface SenderNumberRecord {
   customerId: string;
   /** The instance that sends and receives for it. */
   instanceId: string;
+  /** Channels served by another instance (`{sms: <twilio instance>}`); empty when none. */
+  channelInstances: ChannelInstanceMap;
   /** E.164 phone number. */
   phoneNumber: string;
   /** Optional e-mail style address of the same sender (iMessage). */
@@ -47,8 +52,11 @@ export interface NumberRepository {
   delete(customerId: string, phoneNumber: string): Promise<boolean>;
   /** Removes every number of the customer; returns how many. */
   deleteAllOfCustomer(customerId: string): Promise<number>;
-  /** The phone numbers the instance serves, whichever customer holds them. */
+  /** The phone numbers the instance serves (as theirs, or for a channel), whichever customer. */
   phoneNumbersOfInstance(instanceId: string): Promise<string[]>;
-  /** Removes every number the instance serves; returns the phone numbers removed. */
+  /**
+   * Removes every number the instance serves as its own, and the instance from the channels it
+   * serves for others; returns the phone numbers affected.
+   */
   deleteAllOfInstance(instanceId: string): Promise<string[]>;
 }

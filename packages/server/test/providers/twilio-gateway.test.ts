@@ -124,7 +124,7 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     );
   const typesOf = (id: string) =>
     w.events
-      .filter((event) => (event.data as { messageId?: string }).messageId === id)
+      .filter((event) => 'data' in event && (event.data as { messageId?: string }).messageId === id)
       .map((event) => event.type);
 
   beforeEach(async () => {
@@ -369,5 +369,148 @@ describe('opt-outs enforced upstream (optOutHandling: upstream)', () => {
       await w.t.close();
       await w.fake.stop();
     }
+  });
+});
+
+describe('iMessage on one instance, SMS through Twilio: a number with channelInstances', () => {
+  let w: TwilioWorld;
+  let simulator: Instance;
+  const MIXED = '+14155550199';
+
+  beforeEach(async () => {
+    w = await twilioWorld();
+    simulator = expectSuccess<Instance>(
+      await w.t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/instances',
+        headers: adminHeaders,
+        payload: {
+          name: 'mac',
+          provider: 'simulator',
+          channels: ['imessage'],
+          config: { stepMs: 0 },
+        },
+      }),
+      201,
+    );
+    const assigned = expectSuccess<{ channelInstances: Record<string, string> }>(
+      await w.t.app.inject({
+        method: 'POST',
+        url: `/admin/v1/customers/${w.customerId}/numbers`,
+        headers: adminHeaders,
+        payload: {
+          phoneNumber: MIXED,
+          instanceId: simulator.id,
+          channelInstances: { sms: w.instance.id },
+        },
+      }),
+      201,
+    );
+    expect(assigned.channelInstances).toEqual({ sms: w.instance.id });
+    w.fake.addNumber(MIXED, w.instance.ingressUrl);
+  });
+
+  afterEach(async () => {
+    await w.t.close();
+    await w.fake.stop();
+  });
+
+  const sendFrom = (to: string) =>
+    w.t.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: bearer(w.key),
+      payload: { from: MIXED, to, content: { text: 'Your table is ready' } },
+    });
+  const settledMessage = (id: string) =>
+    waitFor(async () => {
+      const current = expectSuccess<Message>(
+        await w.t.app.inject({ method: 'GET', url: `/v1/messages/${id}`, headers: bearer(w.key) }),
+      );
+      return current.status === 'delivered' ||
+        current.status === 'read' ||
+        current.status === 'failed'
+        ? current
+        : undefined;
+    }, 8_000);
+
+  it('falls back from iMessage (unreachable) to SMS sent by Twilio, with the spec’s events', async () => {
+    const accepted = expectSuccess<{ id: string }>(await sendFrom('+14155550110'), 202);
+    const done = await settledMessage(accepted.id);
+    expect(done).toMatchObject({ status: 'delivered', channel: 'sms' });
+    expect(done.externalId).toBe(w.fake.sent()[0]?.sid);
+    expect(w.fake.sent()).toHaveLength(1);
+    expect(w.fake.sent()[0]).toMatchObject({ from: MIXED, to: '+14155550110' });
+    const types = w.events
+      .filter((e) => 'data' in e && (e.data as { messageId?: string }).messageId === accepted.id)
+      .map((e) => e.type);
+    expect(types).toEqual([
+      'message.queued',
+      'message.fallback',
+      'message.sent',
+      'message.delivered',
+    ]);
+  });
+
+  it('falls back after a failed iMessage attempt, and keeps iMessage recipients on the Mac', async () => {
+    const failedOver = expectSuccess<{ id: string }>(await sendFrom('+14155550120'), 202);
+    expect(await settledMessage(failedOver.id)).toMatchObject({
+      status: 'delivered',
+      channel: 'sms',
+    });
+    const onIMessage = expectSuccess<{ id: string }>(await sendFrom('+14155550101'), 202);
+    expect((await settledMessage(onIMessage.id)).channel).toBe('imessage');
+    expect(w.fake.sent()).toHaveLength(1);
+  });
+
+  it('routes an inbound SMS to the number through its Twilio instance to the customer', async () => {
+    await w.fake.inbound({ from: '+14155550110', to: MIXED, body: 'on my way' });
+    const inbound = await waitFor(() => w.events.find((e) => e.type === 'message.inbound'));
+    expect(inbound.data).toMatchObject({
+      from: '+14155550110',
+      to: MIXED,
+      text: 'on my way',
+      channel: 'sms',
+    });
+  });
+
+  it('refuses a channelInstances entry whose instance does not serve that channel', async () => {
+    expectFailure(
+      await w.t.app.inject({
+        method: 'POST',
+        url: `/admin/v1/customers/${w.customerId}/numbers`,
+        headers: adminHeaders,
+        payload: {
+          phoneNumber: '+14155550198',
+          instanceId: w.instance.id,
+          channelInstances: { imessage: w.instance.id },
+        },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('keeps the number while its SMS instance is deleted with force, serving iMessage only', async () => {
+    const refused = await w.t.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/instances/${w.instance.id}`,
+      headers: adminHeaders,
+    });
+    expect(refused.statusCode).toBe(409);
+    const forced = await w.t.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/instances/${w.instance.id}?force=true`,
+      headers: adminHeaders,
+    });
+    expect(forced.statusCode).toBe(200);
+    const numbers = expectSuccess<{ phoneNumber: string; channelInstances: object }[]>(
+      await w.t.app.inject({
+        method: 'GET',
+        url: `/admin/v1/customers/${w.customerId}/numbers`,
+        headers: adminHeaders,
+      }),
+    );
+    expect(numbers.find((n) => n.phoneNumber === MIXED)?.channelInstances).toEqual({});
   });
 });

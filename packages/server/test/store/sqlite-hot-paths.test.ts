@@ -288,6 +288,7 @@ describe('SQLite hot paths', () => {
       id: 'n1',
       phoneNumber: '+15550000001',
       isDefault: false,
+      channelInstances: {},
     });
     await store.numbers.insert({
       ...number,
@@ -295,6 +296,7 @@ describe('SQLite hot paths', () => {
       phoneNumber: '+15550000009',
       email: null,
       isDefault: true,
+      channelInstances: {},
     });
     const view = { instanceName: 'sim', healthStatus: 'healthy' };
     expect(await store.numbers.findByAddress('c1', 'me@example.com')).toEqual({
@@ -303,6 +305,7 @@ describe('SQLite hot paths', () => {
       id: 'n1',
       phoneNumber: '+15550000001',
       isDefault: false,
+      channelInstances: {},
     });
     expect((await store.numbers.findDefault('c1'))?.id).toBe('n2');
     expect((await store.numbers.findByAddressInAnyCustomer('+15550000009'))?.id).toBe('n2');

@@ -94,6 +94,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
           id: 'n1',
           customerId: 'c1',
           instanceId: 'i1',
+          channelInstances: {},
           phoneNumber: '+14155550100',
           email: 'a@example.com',
           isDefault: true,

@@ -207,25 +207,17 @@ export class MessageDelivery {
     let start = 0;
     // An attempt already recorded (a crashed worker's, or one that waited for its upstream) is
     // sent again as is: same attempt id, so an upstream that dedupes on it sends it once.
-    let resumed: Channel | undefined;
+    let resumed: { channel: Channel; instanceId: string } | undefined;
     if (message.channel !== null && plan.includes(message.channel)) {
       const attempt = await store.messageAttempts.findById(
         attemptIdOf(message.id, message.retryCount, message.channel),
       );
       if (attempt) {
         start = plan.indexOf(message.channel);
-        resumed = message.channel;
+        resumed = { channel: message.channel, instanceId: attempt.instanceId };
       }
     }
-
-    let instanceChannels: readonly Channel[];
-    let provider: MessagingProvider;
-    try {
-      provider = await this.options.providers.provider(message.instanceId);
-      instanceChannels = provider.channels;
-    } catch (error) {
-      return this.#upstreamDown(message, error, 'pending');
-    }
+    const routeOf = await this.#routes(message);
 
     // The recipient opted out after the send was accepted (or while it was scheduled).
     const refusal = await this.options.optOuts?.refusalOfMessage(store, message);
@@ -239,8 +231,22 @@ export class MessageDelivery {
     let sendFailure: Departure | undefined;
     for (let index = start; index < plan.length; index += 1) {
       const channel = plan[index] as Channel;
-      if (channel !== resumed) {
-        const unavailable = await this.#unavailable(message, channel, instanceChannels);
+      const instanceId = channel === resumed?.channel ? resumed.instanceId : routeOf(channel);
+      let provider: MessagingProvider;
+      try {
+        provider = await this.options.providers.provider(instanceId);
+      } catch (error) {
+        const current = await store.messages.findByIdInAnyCustomer(message.id);
+        if (current?.status !== 'pending') return undefined;
+        return this.#upstreamDown(current, error, 'pending');
+      }
+      if (channel !== resumed?.channel) {
+        const unavailable = await this.#unavailable(
+          message,
+          channel,
+          instanceId,
+          provider.channels,
+        );
         if (unavailable) {
           departure = {
             channel,
@@ -250,13 +256,13 @@ export class MessageDelivery {
           };
           continue;
         }
-        if (!(await this.#startAttempt(message, channel, departure))) return undefined;
+        if (!(await this.#startAttempt(message, channel, departure, instanceId))) return undefined;
       }
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
       try {
         const request = await this.#request(message, channel, attemptId);
         const result = await provider.send(request);
-        await this.#accepted(message, attemptId, result);
+        await this.#accepted(message, attemptId, result, instanceId);
         return undefined;
       } catch (error) {
         // The upstream is down (not the message refused): wait for it on this channel.
@@ -291,10 +297,23 @@ export class MessageDelivery {
     return undefined;
   }
 
+  /**
+   * Which instance carries each channel of `message`: a chat's own instance for chat-keyed and
+   * group sends; otherwise the sender number's instance, or the one its `channelInstances` names
+   * for that channel (a number whose SMS goes through Twilio while iMessage stays on the Mac).
+   */
+  async #routes(message: MessageRecord): Promise<(channel: Channel) => string> {
+    if (message.pinnedChannel !== null) return () => message.instanceId;
+    const number = await this.options.store.numbers.findByAddress(message.customerId, message.from);
+    if (!number) return () => message.instanceId;
+    return (channel) => number.channelInstances[channel] ?? number.instanceId;
+  }
+
   /** Why `channel` cannot reach the recipient, or null when it may. */
   async #unavailable(
     message: MessageRecord,
     channel: Channel,
+    instanceId: string,
     instanceChannels: readonly Channel[],
   ): Promise<string | null> {
     if (!instanceChannels.includes(channel)) {
@@ -305,7 +324,7 @@ export class MessageDelivery {
     try {
       const { availability } = await this.options.availability.lookup(
         message.customerId,
-        message.instanceId,
+        instanceId,
         message.to,
         message.from,
       );
@@ -326,6 +345,7 @@ export class MessageDelivery {
     message: MessageRecord,
     channel: Channel,
     departure: Departure | undefined,
+    instanceId: string,
   ): Promise<boolean> {
     const first = firstChoice(message);
     return this.options.store.transaction(async (tx) => {
@@ -338,7 +358,7 @@ export class MessageDelivery {
         attemptId: attemptIdOf(message.id, message.retryCount, channel),
         messageId: message.id,
         customerId: message.customerId,
-        instanceId: message.instanceId,
+        instanceId,
         attempt: message.retryCount,
         channel,
         externalId: null,
@@ -347,10 +367,12 @@ export class MessageDelivery {
       const updated: MessageRecord = {
         ...current,
         channel,
+        instanceId,
         fallbackTriggered: channel !== first,
         updatedAt: new Date(now),
       };
-      await tx.messages.update(message.id, patchOf(updated));
+      // The message now lives on the instance carrying its attempt (its statuses come from it).
+      await tx.messages.update(message.id, { ...patchOf(updated), instanceId });
       if (channel !== first && first !== undefined) {
         await this.options.events.fallback(tx, updated, updated.correlationId, {
           fromChannel: departure?.channel ?? first,
@@ -367,6 +389,7 @@ export class MessageDelivery {
     sent: MessageRecord,
     attemptId: string,
     result: ProviderSendResult,
+    instanceId: string,
   ): Promise<void> {
     const messageId = sent.id;
     const { externalId, parts = [], segments } = result;
@@ -377,7 +400,7 @@ export class MessageDelivery {
           parts.map((part, partIndex) => ({
             attemptId,
             partIndex,
-            instanceId: sent.instanceId,
+            instanceId,
             externalId: part.externalId,
             kind: part.kind,
             status: null,

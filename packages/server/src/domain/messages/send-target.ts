@@ -1,5 +1,6 @@
 import { type Channel, recipientKind, type SendMessageRequest } from '@switchboard/contract';
 import type { InstanceRecord } from '../../store/instance-repository';
+import type { ChannelInstanceMap } from '../../store/number-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
 import { DomainError } from '../domain-error';
@@ -89,7 +90,17 @@ export class SendTargetResolver {
       preference: isGroup ? ['whatsapp'] : preference,
       fallback: isGroup ? false : fallback,
     };
-    await this.#assertReachable(customerId, instance, target);
+    const serving = new Map<Channel, InstanceRecord>();
+    for (const channel of instance.channels) serving.set(channel, instance);
+    for (const [channel, id] of Object.entries(sender.channelInstances) as [Channel, string][]) {
+      const other = await this.store.instances.findById(id);
+      if (other && other.deletedAt === null && other.channels.includes(channel)) {
+        serving.set(channel, other);
+      } else {
+        serving.delete(channel);
+      }
+    }
+    await this.#assertReachable(customerId, serving, target);
     return target;
   }
 
@@ -97,7 +108,12 @@ export class SendTargetResolver {
   async #sender(
     customerId: string,
     from: string | undefined,
-  ): Promise<{ from: string; instanceId: string; phoneNumber: string }> {
+  ): Promise<{
+    from: string;
+    instanceId: string;
+    phoneNumber: string;
+    channelInstances: ChannelInstanceMap;
+  }> {
     if (from !== undefined) {
       const number = await this.store.numbers.findByAddress(customerId, from);
       if (!number) {
@@ -106,7 +122,12 @@ export class SendTargetResolver {
           `from: ${from} is not one of your sender addresses (see GET /v1/numbers)`,
         );
       }
-      return { from, instanceId: number.instanceId, phoneNumber: number.phoneNumber };
+      return {
+        from,
+        instanceId: number.instanceId,
+        phoneNumber: number.phoneNumber,
+        channelInstances: number.channelInstances,
+      };
     }
     const fallbackNumber = await this.store.numbers.findDefault(customerId);
     if (!fallbackNumber) {
@@ -119,6 +140,7 @@ export class SendTargetResolver {
       from: fallbackNumber.phoneNumber,
       instanceId: fallbackNumber.instanceId,
       phoneNumber: fallbackNumber.phoneNumber,
+      channelInstances: fallbackNumber.channelInstances,
     };
   }
 
@@ -131,22 +153,30 @@ export class SendTargetResolver {
    */
   async #assertReachable(
     customerId: string,
-    instance: InstanceRecord,
+    serving: ReadonlyMap<Channel, InstanceRecord>,
     target: SendTarget,
   ): Promise<void> {
     const channels = channelsToTry({
       pinnedChannel: target.pinnedChannel,
       routingPreference: target.preference,
       routingFallback: target.fallback,
-    }).filter((channel) => instance.channels.includes(channel));
+    }).filter((channel) => serving.has(channel));
     const recipient = target.to ?? '';
     if (channels.length > 0 && target.pinnedChannel === null) {
-      const answer = await this.#withinBudget(
-        this.availability.lookup(customerId, instance.id, recipient, target.from),
-      );
-      if (answer === undefined) return;
-      const { channels: reach } = answer.availability;
-      if (channels.some((channel) => reach[channel] !== false)) return;
+      // Each instance is asked about the channels it carries for this number.
+      const byInstance = new Map<string, Channel[]>();
+      for (const channel of channels) {
+        const id = serving.get(channel)?.id ?? '';
+        byInstance.set(id, [...(byInstance.get(id) ?? []), channel]);
+      }
+      for (const [instanceId, carried] of byInstance) {
+        const answer = await this.#withinBudget(
+          this.availability.lookup(customerId, instanceId, recipient, target.from),
+        );
+        if (answer === undefined) return;
+        const { channels: reach } = answer.availability;
+        if (carried.some((channel) => reach[channel] !== false)) return;
+      }
     } else if (channels.length > 0) {
       return;
     }

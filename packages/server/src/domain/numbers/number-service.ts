@@ -2,8 +2,9 @@ import type { AssignedNumber, AssignNumberRequest, SenderNumber } from '@switchb
 import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import { newUuid } from '../../ids';
-import type { SenderNumberView } from '../../store/number-repository';
+import type { ChannelInstanceMap, SenderNumberView } from '../../store/number-repository';
 import type { Repositories, UnitOfWork } from '../../store/store';
+import type { Channel } from '../../store/store-types';
 import { customerNotFound } from '../customers/customer-service';
 import { DomainError } from '../domain-error';
 
@@ -29,6 +30,7 @@ export function toAssignedNumberView(number: SenderNumberView): AssignedNumber {
     customerId: number.customerId,
     instanceId: number.instanceId,
     instanceName: number.instanceName,
+    channelInstances: number.channelInstances,
     isDefault: number.isDefault,
     healthStatus: number.healthStatus,
     createdAt: number.createdAt.toISOString(),
@@ -38,6 +40,39 @@ export function toAssignedNumberView(number: SenderNumberView): AssignedNumber {
 async function requireLiveCustomer(repos: Repositories, customerId: string): Promise<void> {
   const customer = await repos.customers.findById(customerId);
   if (!customer || customer.deletedAt) throw customerNotFound(customerId);
+}
+
+/**
+ * The per-channel instances of a number, checked: each exists, is not deleted and serves the
+ * channel it is given for.
+ * @throws {DomainError} VALIDATION_ERROR naming the channel.
+ */
+async function validChannelInstances(
+  repos: Repositories,
+  requested: Partial<Record<Channel, string | undefined>>,
+): Promise<ChannelInstanceMap> {
+  const map: ChannelInstanceMap = {};
+  for (const [channel, instanceId] of Object.entries(requested) as [
+    Channel,
+    string | undefined,
+  ][]) {
+    if (instanceId === undefined) continue;
+    const instance = await repos.instances.findById(instanceId);
+    if (!instance || instance.deletedAt !== null) {
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `channelInstances.${channel}: no instance ${instanceId}`,
+      );
+    }
+    if (!instance.channels.includes(channel)) {
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `channelInstances.${channel}: the instance "${instance.name}" does not serve ${channel}`,
+      );
+    }
+    map[channel] = instance.id;
+  }
+  return map;
 }
 
 /** Sender numbers: the addresses a customer may send from. */
@@ -51,7 +86,8 @@ export class NumberService {
   /**
    * Authorizes a sender address for a customer. Addresses are unique across customers; making
    * this one the default replaces the previous default.
-   * @throws {DomainError} NOT_FOUND (customer), VALIDATION_ERROR (instance), ALREADY_EXISTS.
+   * @throws {DomainError} NOT_FOUND (customer), VALIDATION_ERROR (an instance unknown, or not
+   * serving the channel it is given for), ALREADY_EXISTS.
    */
   assign(customerId: string, input: AssignNumberInput): Promise<SenderNumberView> {
     return this.store.transaction(async (tx) => {
@@ -65,11 +101,13 @@ export class NumberService {
           throw new DomainError('ALREADY_EXISTS', `${address} is already assigned to a customer`);
         }
       }
+      const channelInstances = await validChannelInstances(tx, input.channelInstances ?? {});
       if (input.isDefault) await tx.numbers.clearDefault(customerId);
       const record = {
         id: newUuid(),
         customerId,
         instanceId: instance.id,
+        channelInstances,
         phoneNumber: input.phoneNumber,
         email: input.email ?? null,
         isDefault: input.isDefault,

@@ -1,6 +1,7 @@
 import type { CustomerSettings } from '@switchboard/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { ChannelInstanceMap } from '../number-repository';
 import type { Channel, HealthStatusValue, InstanceProvider } from '../store-types';
 import { timestamp } from './columns';
 
@@ -75,6 +76,11 @@ export const senderNumbers = sqliteTable(
     instanceId: instanceIdColumn(),
     phoneNumber: text('phone_number').notNull().unique(),
     email: text('email').unique(),
+    /** Channels served by another instance than `instance_id`, as `{channel: instanceId}`. */
+    channelInstances: text('channel_instances', { mode: 'json' })
+      .$type<ChannelInstanceMap>()
+      .notNull()
+      .default(sql`'{}'`),
     isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
     createdAt: timestamp('created_at').notNull(),
   },

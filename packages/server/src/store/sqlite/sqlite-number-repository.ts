@@ -5,6 +5,11 @@ import type { SqliteExecutor } from './executor';
 import { equalsConstant, preparedQuery } from './prepared-query';
 import { instances, senderNumbers } from './schema';
 
+/** True for numbers that have `instanceId` serve one of their channels. */
+function servesAChannel(instanceId: string): SQL {
+  return sql`exists (select 1 from json_each(${senderNumbers.channelInstances}) where json_each.value = ${instanceId})`;
+}
+
 /** The numbers meeting `where` with their instance's name and health, default first. */
 function viewsQuery(db: SqliteOrm, where: SQL | undefined) {
   return db
@@ -12,6 +17,7 @@ function viewsQuery(db: SqliteOrm, where: SQL | undefined) {
       id: senderNumbers.id,
       customerId: senderNumbers.customerId,
       instanceId: senderNumbers.instanceId,
+      channelInstances: senderNumbers.channelInstances,
       phoneNumber: senderNumbers.phoneNumber,
       email: senderNumbers.email,
       isDefault: senderNumbers.isDefault,
@@ -110,7 +116,7 @@ export class SqliteNumberRepository implements NumberRepository {
       db
         .select({ phoneNumber: senderNumbers.phoneNumber })
         .from(senderNumbers)
-        .where(eq(senderNumbers.instanceId, instanceId))
+        .where(or(eq(senderNumbers.instanceId, instanceId), servesAChannel(instanceId)))
         .orderBy(asc(senderNumbers.phoneNumber))
         .all()
         .map((row) => row.phoneNumber),
@@ -118,13 +124,33 @@ export class SqliteNumberRepository implements NumberRepository {
   }
 
   deleteAllOfInstance(instanceId: string): Promise<string[]> {
-    return this.run((db) =>
-      db
+    return this.run((db) => {
+      const removed = db
         .delete(senderNumbers)
         .where(eq(senderNumbers.instanceId, instanceId))
         .returning({ phoneNumber: senderNumbers.phoneNumber })
         .all()
-        .map((row) => row.phoneNumber),
-    );
+        .map((row) => row.phoneNumber);
+      const borrowing = db
+        .select({
+          id: senderNumbers.id,
+          phoneNumber: senderNumbers.phoneNumber,
+          channelInstances: senderNumbers.channelInstances,
+        })
+        .from(senderNumbers)
+        .where(servesAChannel(instanceId))
+        .all();
+      for (const row of borrowing) {
+        const kept = Object.fromEntries(
+          Object.entries(row.channelInstances).filter(([, id]) => id !== instanceId),
+        );
+        db.update(senderNumbers)
+          .set({ channelInstances: kept })
+          .where(eq(senderNumbers.id, row.id))
+          .run();
+        removed.push(row.phoneNumber);
+      }
+      return removed;
+    });
   }
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `sender_numbers` ADD `channel_instances` text DEFAULT '{}' NOT NULL;
