@@ -148,7 +148,7 @@ export const ChannelInstances = component(
   z.object({ imessage: Uuid.optional(), sms: Uuid.optional(), whatsapp: Uuid.optional() }).strict(),
   {
     description:
-      'Per channel, the instance serving that channel of the number when it is not the number’s own instance (`instanceId`).',
+      'Channels of the number served by another instance than its own `instanceId`: e.g. `{"sms": "<twilio instance id>"}` sends the number’s SMS (and the iMessage → SMS fallback) through Twilio while iMessage stays on the Mac. Each instance must serve its channel; empty when none.',
     example: { sms: '0193a8f2-6c1d-7e4a-b5f6-0a1b2c3d4e61' },
   },
 );
@@ -164,10 +164,7 @@ export const AssignNumberRequest = z
       example: 'hello@example.com',
     }),
     instanceId: Uuid,
-    channelInstances: doc(ChannelInstances.optional(), {
-      description:
-        'Channels of this number served by another instance than `instanceId`: e.g. `{"sms": "<twilio instance id>"}` sends the number’s SMS (and the iMessage → SMS fallback) through Twilio while iMessage stays on the Mac. Each instance must serve that channel.',
-    }),
+    channelInstances: ChannelInstances.optional(),
     isDefault: doc(z.boolean().default(false), {
       description: 'Make this the default sender when `from` is omitted (replaces the previous).',
     }),

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 
 /** How the adapter authenticates to Twilio: the account's auth token, or an API key. */
-export interface TwilioCredentials {
+interface TwilioCredentials {
   /** The account SID (`AC…`): every resource lives under it. */
   accountSid: string;
   /** The Basic-auth user: the account SID, or an API key SID (`SK…`). */

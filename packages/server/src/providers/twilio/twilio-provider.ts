@@ -33,7 +33,7 @@ export const TWILIO_PROVIDER = 'twilio';
 export const TWILIO_CHANNELS: readonly Channel[] = ['sms'];
 
 /** Media URLs Twilio takes per message. */
-export const TWILIO_MAX_MEDIA_PER_MESSAGE = 10;
+const TWILIO_MAX_MEDIA_PER_MESSAGE = 10;
 
 /** The empty TwiML Twilio expects in answer to an inbound message: no auto-reply. */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
