@@ -161,6 +161,43 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     expect(typesOf(accepted.id).filter((type) => type === 'message.delivered')).toHaveLength(1);
   });
 
+  it('sends uploaded files through signed public URLs that Twilio fetches without an API key', async () => {
+    w.fake.fetchMedia = true;
+    const pdf = Buffer.from('%PDF-1.4 invoice');
+    const accepted = expectSuccess<{ id: string }>(
+      await send({
+        to: CONTACT,
+        content: { text: 'Your invoice' },
+        attachments: [
+          {
+            type: 'base64',
+            data: pdf.toString('base64'),
+            mimeType: 'application/pdf',
+            filename: 'invoice.pdf',
+          },
+        ],
+      }),
+      202,
+    );
+    await settled(accepted.id, 'delivered');
+    const [url] = w.fake.sent()[0]?.extra.mediaUrls ?? [];
+    expect(url?.startsWith(`${w.t.config.publicBaseUrl}/v1/attachments/`)).toBe(true);
+    expect(Buffer.from(w.fake.fetchedMedia.get(url ?? '')?.data ?? [])).toEqual(pdf);
+  });
+
+  it('fails the message when Twilio cannot fetch its media (11200)', async () => {
+    w.fake.fetchMedia = true;
+    const accepted = expectSuccess<{ id: string }>(
+      await send({
+        to: CONTACT,
+        content: { mediaUrls: [`${w.t.config.publicBaseUrl}/missing.png`] },
+      }),
+      202,
+    );
+    const failed = await settled(accepted.id, 'failed');
+    expect(failed.errorMessage).toContain('11200');
+  });
+
   it('receives an MMS: the media downloaded with the account credentials and served signed', async () => {
     const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
     const answer = await w.fake.inbound({

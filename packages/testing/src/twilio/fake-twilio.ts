@@ -145,6 +145,14 @@ export class FakeTwilio {
   readonly callbacks: { url: string; params: [string, string][]; status: number }[] = [];
   /** Lookup calls made (each is a paid call on the real Twilio). */
   lookups = 0;
+  /**
+   * Fetch every `MediaUrl` before a message is sent, as Twilio does (off by default: tests use
+   * URLs on hosts that do not exist). A URL that does not answer 2xx fails the message with 11200;
+   * what was fetched is kept in `fetchedMedia`.
+   */
+  fetchMedia = false;
+  /** The bytes fetched from each `MediaUrl`, when `fetchMedia` is on. */
+  readonly fetchedMedia = new Map<string, FakeTwilioMedia>();
   /** Milliseconds between two lifecycle steps. */
   stepMs: number;
 
@@ -428,7 +436,16 @@ export class FakeTwilio {
       serviceSid: serviceSid ?? null,
       ...(statusCallback === undefined ? {} : { statusCallback }),
     });
-    this.#runLifecycle(message);
+    if (this.fetchMedia && mediaUrls.length > 0) {
+      this.#track(
+        this.#fetchAll(mediaUrls).then((ok) => {
+          if (ok) this.#runLifecycle(message);
+          else this.#runLifecycle(message, { outcome: 'failed', errorCode: 11200 });
+        }),
+      );
+    } else {
+      this.#runLifecycle(message);
+    }
     const slow = this.faults.slowCreates;
     if (slow && slow.count > 0) {
       slow.count -= 1;
@@ -492,9 +509,26 @@ export class FakeTwilio {
     return message;
   }
 
+  /** Fetches media URLs as Twilio does before sending; false when one cannot be had. */
+  async #fetchAll(urls: readonly string[]): Promise<boolean> {
+    for (const url of urls) {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        if (!response.ok) return false;
+        this.fetchedMedia.set(url, {
+          contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+          data: new Uint8Array(await response.arrayBuffer()),
+        });
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** sending → sent → delivered (or the recipient's failure), a callback for each. */
-  #runLifecycle(message: FakeTwilioMessage): void {
-    const recipient = this.recipients.get(message.to) ?? {};
+  #runLifecycle(message: FakeTwilioMessage, override?: FakeTwilioRecipient): void {
+    const recipient = override ?? this.recipients.get(message.to) ?? {};
     const final = recipient.outcome ?? 'delivered';
     const steps: { status: string; errorCode?: number }[] = [
       ...(message.status === 'accepted' ? [{ status: 'queued' }] : []),

@@ -14,6 +14,18 @@ interface TwilioErrorMeaning {
  * message.
  */
 const TWILIO_ERRORS: Readonly<Record<number, TwilioErrorMeaning>> = {
+  11200: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message: 'Twilio could not fetch a media URL of the message',
+  },
+  12300: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message: 'Twilio refused the content type of a media URL of the message',
+  },
+  30019: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message: 'The media is larger than the carrier accepts for MMS',
+  },
   21211: { code: 'INVALID_PHONE_NUMBER', message: 'The recipient is not a valid phone number' },
   21408: {
     code: 'NO_CHANNEL_AVAILABLE',
