@@ -60,13 +60,18 @@ export class CapabilityService {
 
   /**
    * The instances that may answer for the customer: those serving its numbers, the default
-   * number's first; every instance when the customer has no number yet.
+   * number's first, and for each number the instances it hands single channels to
+   * (`channelInstances`) before its own; every instance when the customer has no number yet.
    */
   async #candidates(customerId: string): Promise<InstanceRecord[]> {
     const numbers = await this.store.numbers.listByCustomer(customerId);
     const all = await this.store.instances.list();
     if (numbers.length === 0) return all;
-    const order = [...new Set(numbers.map((number) => number.instanceId))];
+    const order = [
+      ...new Set(
+        numbers.flatMap((number) => [...Object.values(number.channelInstances), number.instanceId]),
+      ),
+    ];
     return order.flatMap((id) => all.filter((instance) => instance.id === id));
   }
 }
