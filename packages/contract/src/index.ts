@@ -298,6 +298,7 @@ export {
   Attachment,
   Mention,
   Routing,
+  SendMessageHeaders,
   type SendMessageInput,
   SendMessageRequest,
 } from './schemas/send-request';

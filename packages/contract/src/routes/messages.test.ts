@@ -73,7 +73,7 @@ describe('the Messages operations', () => {
   it('documents every error the send can answer', () => {
     const op = operation('post', '/v1/messages');
     expect(dataSchema(op, '202')).toEqual(ref('SendMessageResult'));
-    expect(dataSchema(op, '200')).toEqual(ref('Message'));
+    expect(dataSchema(op, '200')).toEqual(ref('SendMessageResult'));
     expect(op.requestBody).toMatchObject({
       content: { 'application/json': { schema: ref('SendMessageRequest') } },
     });

@@ -14,7 +14,7 @@ import {
   RetryResult,
   SendMessageResult,
 } from '../schemas/message';
-import { SendMessageRequest } from '../schemas/send-request';
+import { SendMessageHeaders, SendMessageRequest } from '../schemas/send-request';
 
 const metadata = { tag: 'Messages' } satisfies RouteMetadata;
 
@@ -26,10 +26,11 @@ export const messagesContract = c.router(
       path: '/v1/messages',
       summary: 'Send a message',
       description:
-        'Queues a message to `to` (E.164, e-mail style address or WhatsApp group JID) or into the chat `chatId`. Routing tries `imessage` then `sms` by default; `routing` changes the order and fallback. With `scheduledAt` the message waits until then (status `scheduled`). Answers 202 with the accepted message; a repeated `idempotencyKey` answers 200 with the message the first request created. The outcome arrives through `message.*` events.',
+        'Queues a message to `to` (E.164, e-mail style address or WhatsApp group JID) or into the chat `chatId`. Routing tries `imessage` then `sms` by default; `routing` changes the order and fallback. With `scheduledAt` the message waits until then (status `scheduled`). Answers 202 with the accepted message. A repeated idempotency key (the body’s `idempotencyKey` or the `Idempotency-Key` header) answers 200 with the same body the first request got (the message it created, as created) and the header `Idempotent-Replayed: true`. The outcome arrives through `message.*` events.',
+      headers: SendMessageHeaders,
       body: SendMessageRequest,
       responses: {
-        200: envelope(Message),
+        200: envelope(SendMessageResult),
         202: envelope(SendMessageResult),
         ...errors(
           'VALIDATION_ERROR',

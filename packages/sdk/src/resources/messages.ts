@@ -12,8 +12,8 @@ const routes = contract.messages;
 /** The body of {@link Messages.send}. */
 export type MessageSendParams = RouteBody<typeof contract.messages.send>;
 /**
- * The answer of {@link Messages.send}: the accepted message (202), or the message an earlier send
- * with the same `idempotencyKey` created (200).
+ * The answer of {@link Messages.send}: the accepted message (202), or, for a repeated
+ * `idempotencyKey`, the same answer the first send got (200, header `Idempotent-Replayed: true`).
  */
 export type MessageSendResponse = RouteData<typeof contract.messages.send>;
 /** The query of {@link Messages.list}. */

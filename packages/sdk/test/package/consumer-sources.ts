@@ -19,8 +19,10 @@ const client = new Switchboard({ apiKey: 'sk_test', baseUrl: 'http://127.0.0.1:1
 // Never called: these lines exist for the type checker.
 export async function typedCalls(): Promise<string> {
   const sent = await client.messages.send({ to: '+14155550100', content: { text: 'hi' } });
-  const exactResult: Equal<typeof sent, Message | SendMessageResult> = true;
-  const exactAlias: Equal<MessageSendResponse, Message | SendMessageResult> = true;
+  // A send answers the accepted message, also when it replays an idempotency key.
+  const asResult: SendMessageResult = sent;
+  const fromResult: typeof sent = {} as SendMessageResult;
+  const exactAlias: Equal<MessageSendResponse, typeof sent> = true;
   // @ts-expect-error \`to\` is a string
   await client.messages.send({ to: 14155550100, content: { text: 'hi' } });
   // @ts-expect-error request bodies are strict
@@ -42,7 +44,7 @@ export async function typedCalls(): Promise<string> {
     const failed: Message['status'] = message.status;
     return failed;
   }
-  return \`\${exactResult} \${exactAlias} \${bytes.length} \${name}\`;
+  return \`\${asResult.id}\${fromResult.id} \${exactAlias} \${bytes.length} \${name}\`;
 }
 
 const params: MessageSendParams = { to: '+14155550100', content: { text: 'hi' } };

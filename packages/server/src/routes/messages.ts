@@ -1,10 +1,28 @@
 import type { contract } from '@switchboard/contract';
 import type { RouterImplementation } from '@ts-rest/fastify';
+import { DomainError } from '../domain/domain-error';
 import type { MessageActions } from '../domain/messages/message-actions';
 import type { MessageService } from '../domain/messages/message-service';
 import { type MessageViews, toSendResult } from '../domain/messages/message-view';
 import { customerOf } from '../http/authentication';
 import { ok } from '../http/envelope';
+
+/**
+ * The idempotency key of a send: the body's `idempotencyKey` or the `Idempotency-Key` header.
+ * @throws {DomainError} VALIDATION_ERROR when both are given and differ.
+ */
+function idempotencyKeyOf(
+  body: string | undefined,
+  header: string | undefined,
+): string | undefined {
+  if (body !== undefined && header !== undefined && body !== header) {
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      'idempotencyKey: differs from the Idempotency-Key header; send one of them, or the same value',
+    );
+  }
+  return body ?? header;
+}
 
 /** What the message routes call. */
 export interface MessageRouteServices {
@@ -22,11 +40,16 @@ export function messagesRoutes(
 ): RouterImplementation<typeof contract.messages> {
   const { messages, messageActions, messageViews } = services;
   return {
-    send: async ({ body, request }) => {
-      const outcome = await messages.send(customerOf(request).id, body, request.correlationId);
-      return outcome.created
-        ? ok(request, 202, toSendResult(outcome.message))
-        : ok(request, 200, await messageViews.message(outcome.message));
+    send: async ({ body, headers, request, reply }) => {
+      const idempotencyKey = idempotencyKeyOf(body.idempotencyKey, headers['idempotency-key']);
+      const outcome = await messages.send(
+        customerOf(request).id,
+        idempotencyKey === undefined ? body : { ...body, idempotencyKey },
+        request.correlationId,
+      );
+      if (outcome.created) return ok(request, 202, toSendResult(outcome.message));
+      reply.header('idempotent-replayed', 'true');
+      return ok(request, 200, toSendResult(outcome.message));
     },
     list: async ({ query, request }) =>
       ok(request, 200, await messageViews.list(await messages.list(customerOf(request).id, query))),

@@ -1,7 +1,8 @@
 import type { Message } from '@switchboard/contract';
 import { describe, expect, it } from 'vitest';
 import { assignNumber, createCustomerWithKey } from '../support/admin-helpers';
-import { bodyOf } from '../support/test-app';
+import { expectFailure } from '../support/envelope-assertions';
+import { bearer, bodyOf } from '../support/test-app';
 import {
   buildMessagingApp,
   errorCodeOf,
@@ -390,6 +391,41 @@ describe('POST /v1/messages: scheduledAt (rule 10)', () => {
 });
 
 describe('POST /v1/messages: idempotency (rule 11)', () => {
+  it('takes the Idempotency-Key header like the body field, and refuses the two when they differ', async () => {
+    const t = await buildMessagingApp();
+    const post = (payload: object, key?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/messages',
+        headers: { ...bearer(t.key), ...(key === undefined ? {} : { 'idempotency-key': key }) },
+        payload,
+      });
+    const first = await post({ to: DELIVERED, content: { text: 'one' } }, 'h-1');
+    expect(first.statusCode).toBe(202);
+    const byHeader = await post({ to: DELIVERED, content: { text: 'one' } }, 'h-1');
+    expect(byHeader.statusCode).toBe(200);
+    expect(byHeader.headers['idempotent-replayed']).toBe('true');
+    expect(bodyOf<{ data: unknown }>(byHeader).data).toEqual(bodyOf<{ data: unknown }>(first).data);
+    // The header and the body field name the same key.
+    const byBody = await post({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'h-1' });
+    expect(byBody.statusCode).toBe(200);
+    const same = await post(
+      { to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'h-1' },
+      'h-1',
+    );
+    expect(same.statusCode).toBe(200);
+    expectFailure(
+      await post({ to: DELIVERED, content: { text: 'x' }, idempotencyKey: 'a' }, 'b'),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectFailure(
+      await post({ to: DELIVERED, content: { text: 'x' } }, 'k'.repeat(256)),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
   it('answers 200 with the first message for a repeated key, whatever the body; keys are per customer', async () => {
     const t = await buildMessagingApp();
     const first = await t.send({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'k-1' });
@@ -397,9 +433,10 @@ describe('POST /v1/messages: idempotency (rule 11)', () => {
     const id = bodyOf<{ data: { id: string } }>(first).data.id;
     const again = await t.send({ to: READS, content: { text: 'two' }, idempotencyKey: 'k-1' });
     expect(again.statusCode).toBe(200);
-    const message = bodyOf<{ data: Message }>(again).data;
-    expect(message).toMatchObject({ id, to: DELIVERED, content: { text: 'one' } });
-    expect(message.timeline.length).toBeGreaterThan(0);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // The same body as the first answer: a client cannot tell them apart but by status and header.
+    expect(bodyOf<{ data: unknown }>(again).data).toEqual(bodyOf<{ data: unknown }>(first).data);
 
     const other = await otherCustomer(t.app, t.instanceId, '+14155550188');
     const theirs = await t.send(

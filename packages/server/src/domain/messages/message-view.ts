@@ -93,7 +93,8 @@ export class MessageViews {
 export function toSendResult(record: MessageRecord): SendMessageResult {
   return {
     id: record.id,
-    status: record.status === 'scheduled' ? 'scheduled' : 'queued',
+    // As the send answered it, also when an idempotent replay asks later.
+    status: record.scheduledAt === null ? 'queued' : 'scheduled',
     ...recipientOf(record),
     from: record.from,
     createdAt: record.createdAt.toISOString(),
