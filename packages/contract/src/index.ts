@@ -160,6 +160,7 @@ export {
   HealthCheck,
   HealthReport,
   type HealthWarningCode,
+  ServiceIndex,
 } from './schemas/health';
 export {
   INBOUND_REACTION_TYPES,

@@ -97,7 +97,10 @@ const SANDBOX_OPERATION_COUNT = 13;
 const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
 
 const isUnauthenticated = (path: string) =>
-  path === '/health' || path.startsWith('/v1/attachments/') || path.startsWith('/providers/');
+  path === '/' ||
+  path === '/health' ||
+  path.startsWith('/v1/attachments/') ||
+  path.startsWith('/providers/');
 const isAdmin = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 describe('the OpenAPI document', () => {
@@ -136,7 +139,7 @@ describe('the OpenAPI document', () => {
     expect(byLabel.get('GET /health')).toBe('healthGet');
   });
 
-  it('secures every operation with the API key, except health, attachments, the provider ingress and admin', () => {
+  it('secures every operation with the API key, except the root, health, attachments, the provider ingress and admin', () => {
     expect(doc.security).toEqual([{ apiKey: [] }]);
     expect(doc.components?.securitySchemes?.apiKey).toMatchObject({
       type: 'http',

@@ -3,7 +3,7 @@ import type { DestinationStream } from 'pino';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/domain-error';
-import { registerErrorHandling } from './http/error-handling';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handling';
 import { startChats } from './wiring/chat-services';
 import './http/fastify-augmentation';
 import type { ProviderRegistry } from '@switchboard/provider-kit';
@@ -55,6 +55,7 @@ export async function buildApp(
       logger.child({ ...bindings, correlationId: correlationIdOf(raw) }, options),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError,
     // Refused in the envelope by the hook below instead of Fastify's bare 503 body.
     return503OnClosing: false,
   });

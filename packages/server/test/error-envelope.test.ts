@@ -17,6 +17,42 @@ describe('the failure envelope', () => {
     }
   });
 
+  it('answers malformed percent-encoding and over-long path parameters in the envelope, never Fastify’s body', async () => {
+    const { app } = await buildTestApp();
+    const { key } = await createCustomerWithKey(app);
+    for (const url of [
+      '/v1/messages/%',
+      '/v1/messages/%ZZ',
+      '/v1/messages/%C0%AF',
+      '/v1/chats/%E0%A4%A/typing',
+      '/health%',
+    ]) {
+      const body = expectFailure(
+        await app.inject({ method: 'GET', url, headers: bearer(key) }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(body.error.message).toContain('percent-encoding');
+    }
+    const long = expectFailure(
+      await app.inject({
+        method: 'GET',
+        url: `/v1/messages/${'a'.repeat(501)}`,
+        headers: bearer(key),
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(long.error.message).toContain('500 characters');
+  });
+
+  it('answers the root with a pointer to /health and the documentation', async () => {
+    const { app } = await buildTestApp();
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(bodyOf(response)).toMatchObject({ name: 'Switchboard', health: '/health' });
+  });
+
   it('answers a wrong method on an existing path with 405 METHOD_NOT_ALLOWED and Allow', async () => {
     const { app } = await buildTestApp();
     const response = await app.inject({ method: 'DELETE', url: '/v1/numbers' });

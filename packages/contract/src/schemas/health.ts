@@ -56,3 +56,20 @@ export const HealthReport = component(
 );
 /** The health report. */
 export type HealthReport = z.infer<typeof HealthReport>;
+
+/** `GET /`: where to go from the server's root. */
+export const ServiceIndex = component(
+  'ServiceIndex',
+  z.object({
+    name: z.literal('Switchboard'),
+    health: doc(z.string(), { description: 'The health report, `/health`.', example: '/health' }),
+    documentation: doc(z.string(), {
+      description: 'Where the API reference lives.',
+      example: 'openapi/openapi.json and docs/ in the Switchboard repository',
+    }),
+    message: z.string(),
+  }),
+  { description: 'A pointer to the health report and the API documentation.' },
+);
+/** `GET /`. */
+export type ServiceIndex = z.infer<typeof ServiceIndex>;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -35,6 +36,15 @@ describe('the packed SDK in a fresh project', () => {
       strict: true,
     });
     expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
+  });
+
+  it.each(packages)('%s ships the MIT LICENSE its package.json names', (_, name) => {
+    const installed = join(project.dir, 'node_modules', name);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      license: string;
+    };
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
   });
 
   it.each(packages)('%s passes @arethetypeswrong/cli', (key) => {

@@ -62,6 +62,38 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
 }
 
 /**
+ * Fastify's own router errors (`frameworkErrors`), answered in the envelope: a path with malformed
+ * percent-encoding (`%`, `%ZZ`, an overlong UTF-8 `%C0%AF`) or a path parameter longer than the
+ * router takes (500 characters; Fastify would answer 414 in its own body) is a 400
+ * `VALIDATION_ERROR`.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  // No hook runs before a router error: the request id header is set here.
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendFailure(
+      request,
+      reply,
+      'VALIDATION_ERROR',
+      'path: not valid percent-encoding (encode % as %25)',
+    );
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendFailure(
+      request,
+      reply,
+      'VALIDATION_ERROR',
+      'path: a parameter is longer than 500 characters',
+    );
+  }
+  return handleError(error, request, reply);
+}
+
+/**
  * Wires the envelope into the app: the error handler, the not-found handler (405 with `Allow`
  * when the path exists under other methods) and a JSON body parser that accepts an empty body.
  */
