@@ -142,6 +142,22 @@ describe('spreadOverdue', () => {
     expect(dueOrder).toEqual([...dueOrder].sort((a, b) => a - b));
   });
 
+  it('leaves work a short outage made overdue to go out at once, spreading only older work', () => {
+    const recent = Array.from({ length: 500 }, (_, index) => ({
+      id: `r${String(index).padStart(3, '0')}`,
+      dueAt: NOW - 2000 - index,
+    }));
+    const old = [{ id: 'old', dueAt: NOW - HOUR }];
+    const spread = spreadOverdue([...recent, ...old], {
+      now: NOW,
+      windowMs: 300_000,
+      recentMs: 60_000,
+    });
+    const runAt = new Map(spread.map((entry) => [entry.item.id, entry.runAt]));
+    for (const item of recent) expect(runAt.get(item.id)).toBe(item.dueAt);
+    expect(runAt.get('old')).toBe(NOW);
+  });
+
   it('does not stretch a small backlog over the whole window', () => {
     const spread = spreadOverdue(
       [

@@ -152,6 +152,11 @@ export interface SpreadOverdueOptions {
   windowMs: number;
   /** Largest gap between two releases, so a small backlog is not stretched over the whole window. Default 1000. */
   maxGapMs?: number;
+  /**
+   * Items overdue by less than this (a short outage, a crash and restart) are not spread: they
+   * go out at once, paced by each receiver's lanes. Default 0 (spread everything overdue).
+   */
+  recentMs?: number;
 }
 
 /** An item with the time it should now run. */
@@ -161,17 +166,19 @@ export interface SpreadItem<T extends DueItem> {
 }
 
 /**
- * Reschedules overdue work (after an outage) so it is released gradually, oldest first, rather
- * than in one burst: overdue items are evenly spaced from `now`, by `min(maxGapMs, windowMs / n)`,
- * ordered by due time then id; items not yet due keep their time. Deterministic, so a second
- * restart computes the same order.
+ * Reschedules overdue work (after a long outage) so it is released gradually, oldest first,
+ * rather than in one burst: items overdue by `recentMs` or more are evenly spaced from `now`, by
+ * `min(maxGapMs, windowMs / n)`, ordered by due time then id; items not yet due, or overdue by
+ * less than `recentMs`, keep their time. Deterministic, so a second restart computes the same order.
  */
 export function spreadOverdue<T extends DueItem>(
   items: readonly T[],
   options: SpreadOverdueOptions,
 ): Array<SpreadItem<T>> {
+  const recentMs = options.recentMs ?? 0;
+  const spreads = (item: T) => item.dueAt <= options.now && options.now - item.dueAt >= recentMs;
   const overdue = items
-    .filter((item) => item.dueAt <= options.now)
+    .filter(spreads)
     .sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const gap =
     overdue.length === 0
@@ -182,7 +189,7 @@ export function spreadOverdue<T extends DueItem>(
     runAt: options.now + Math.floor(index * gap),
   }));
   const future = items
-    .filter((item) => item.dueAt > options.now)
+    .filter((item) => !spreads(item))
     .map((item) => ({ item, runAt: item.dueAt }));
   return [...spread, ...future];
 }

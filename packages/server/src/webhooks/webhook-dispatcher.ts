@@ -12,6 +12,9 @@ import { createSafeDispatcher, type HostResolver } from './safe-dispatcher';
 import { assertSafeUrl, UnsafeUrlError } from './url-guard';
 import { buildDeliveryHeaders } from './webhook-signer';
 
+/** Attempts overdue by at most this much when the dispatcher starts are not spread. */
+const SHORT_OUTAGE_MS = 60_000;
+
 /** The log lines the dispatcher writes (a pino logger fits). */
 export interface DispatcherLogger {
   info(details: object, message: string): void;
@@ -117,8 +120,9 @@ export class WebhookDispatcher implements Worker {
   }
 
   /**
-   * Starts polling. An overdue backlog (after an outage) is first spread over the overdue window,
-   * oldest first, instead of being fired in one burst.
+   * Starts polling. A long outage's overdue backlog (attempts due more than a minute ago) is first
+   * spread over the overdue window, oldest first, instead of being fired in one burst; what a
+   * short outage left goes out at once.
    */
   async start(logger?: DispatcherLogger): Promise<void> {
     if (logger) this.#log = logger;
@@ -188,6 +192,8 @@ export class WebhookDispatcher implements Worker {
     const spread = spreadOverdue(overdue, {
       now,
       windowMs: this.#options.overdueWindowMs ?? 5 * 60_000,
+      // A crash and restart leaves seconds of backlog: it goes out at once, paced by the lanes.
+      recentMs: SHORT_OUTAGE_MS,
     });
     for (const { item, runAt } of spread) {
       if (runAt !== item.dueAt) await store.deliveries.reschedule(item.id, new Date(runAt));

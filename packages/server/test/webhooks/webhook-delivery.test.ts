@@ -418,6 +418,31 @@ describe('durability', () => {
     }
   });
 
+  it('sends at once, after a restart, what a short outage left overdue (p99 delay well under 10 s)', async () => {
+    const env = { ...FAST_DELIVERY_ENV, WEBHOOK_RETRY_SCHEDULE: '1s' };
+    const first = await buildWebhookApp({ env });
+    let healthy = false;
+    const hook = await receiver((_request, response) =>
+      response.writeHead(healthy ? 200 : 500).end(),
+    );
+    await createWebhook(first.app, first.auth, { url: `${hook.origin}/h`, events: ['*'] });
+    const count = 120;
+    for (let index = 0; index < count; index += 1) await recordSent(first);
+    await waitFor(() => hook.requests.length === count, 10_000);
+    await settle();
+    await first.app.close();
+
+    // The process was down for 3 seconds: every retry is 2 seconds overdue when it restarts.
+    healthy = true;
+    const restartAt = first.clock.now() + 3_000;
+    const second = await buildTestApp({ dir: first.dir, env, startAt: restartAt });
+    const started = Date.now();
+    // The clock does not move: only attempts due now can go out, so each one went out at once.
+    await waitFor(() => hook.requests.length === 2 * count, 10_000, 'every overdue retry');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(second.clock.now()).toBe(restartAt);
+  });
+
   it('makes again an attempt whose worker died holding it, once its lease ran out', async () => {
     const testApp = await buildWebhookApp();
     const { app, auth, clock } = testApp;
