@@ -215,8 +215,8 @@ export const sandboxContract = c.router(
       path: '/numbers/:phoneNumber/health',
       // The owned-number parameter of the WhatsApp routes: E.164, the leading + optional.
       pathParams: WhatsAppNumberPathParams,
-      summary: 'Simulate a provider instance’s health',
-      description: `The simulator instance serving the number reports this health from now on (until changed again or the server restarts), and it is checked at once: \`GET /health\` and \`GET /v1/numbers\` show it for every number the instance serves. \`healthy\` removes the override. ${SIMULATED_NUMBERS_ONLY}`,
+      summary: 'Simulate a number’s health',
+      description: `Your number shows this health in \`GET /v1/numbers\` from now on (kept across restarts), as it would when its instance degrades. It changes only what you see: the shared simulator instance, other customers’ numbers and the server’s \`GET /health\` are untouched. \`healthy\` removes the override. ${SIMULATED_NUMBERS_ONLY}`,
       body: SandboxHealthRequest,
       responses: {
         200: envelope(SandboxHealthResult),

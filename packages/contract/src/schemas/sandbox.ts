@@ -587,11 +587,11 @@ export const SandboxHealthRequest = component(
     .object({
       status: doc(z.enum(OVERRIDE_HEALTH_STATUSES), {
         description:
-          'What the instance’s health checks answer from now on; `healthy` removes the override.',
+          'The health your number shows from now on in `GET /v1/numbers`; `healthy` removes the override.',
       }),
       warnings: doc(z.array(z.enum(HEALTH_WARNING_CODES)).max(HEALTH_WARNING_CODES.length), {
         description:
-          'Why it is not healthy, as a real instance reports it (each shown as a sentence in `/health`); only with `degraded` or `unhealthy`.',
+          'Why it is not healthy, as a real instance reports it (each answered as a sentence); only with `degraded` or `unhealthy`.',
         example: ['private_api_disabled'],
       }).optional(),
     })
@@ -622,16 +622,16 @@ export const SandboxHealthResult = z.object({
   }),
   // A fresh enum: doc() annotates a schema in place, and HealthStatus is shared.
   status: doc(z.enum(HealthStatus.options), {
-    description: 'What the health check recorded.',
+    description: 'The health the number now shows.',
   }),
   warnings: doc(z.array(z.string()), {
-    description: 'The warnings as `/health` shows them.',
+    description: 'The warnings, as sentences.',
     example: ['Private API disabled'],
   }),
   // A fresh string: doc() annotates a schema in place, and Timestamp is shared.
   checkedAt: doc(z.string(), {
     format: 'date-time',
-    description: 'When the health check that recorded it ran.',
+    description: 'When the override was set.',
     example: '2026-11-21T10:00:00.000Z',
   }),
 });

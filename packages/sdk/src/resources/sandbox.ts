@@ -224,8 +224,8 @@ export class Sandbox extends APIResource {
   }
 
   /**
-   * The simulator instance serving the number reports this health from now on (`healthy` removes
-   * the override); `client.health()` and `client.numbers.list()` show it at once. Simulator
+   * Your number shows this health in `client.numbers.list()` from now on (`healthy` removes the
+   * override); only your view changes, never the shared instance or `client.health()`. Simulator
    * numbers only.
    */
   setInstanceHealth(

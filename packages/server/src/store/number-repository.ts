@@ -1,5 +1,15 @@
 import type { Channel, HealthStatusValue } from './store-types';
 
+/** A health a customer simulated for one of its numbers (the sandbox). */
+export interface NumberHealthOverride {
+  /** The status the number shows. */
+  status: HealthStatusValue;
+  /** The warning sentences. */
+  warnings: string[];
+  /** When it was set (epoch milliseconds). */
+  at: number;
+}
+
 /** Per channel, the instance serving that channel of a number when it is not its own. */
 export type ChannelInstanceMap = Partial<Record<Channel, string>>;
 
@@ -27,7 +37,7 @@ export interface SenderNumberRecord {
 export interface SenderNumberView extends SenderNumberRecord {
   /** Friendly name of the serving instance. */
   instanceName: string;
-  /** Health of the serving instance. */
+  /** Health of the serving instance, or the one the customer simulated for the number. */
   healthStatus: HealthStatusValue;
 }
 
@@ -48,6 +58,12 @@ export interface NumberRepository {
   findByAddressInAnyCustomer(address: string): Promise<SenderNumberView | undefined>;
   /** Clears the customer's default flag. */
   clearDefault(customerId: string): Promise<void>;
+  /** Sets (or with null clears) the health the customer simulated for its number. */
+  setSandboxHealth(
+    customerId: string,
+    phoneNumber: string,
+    health: NumberHealthOverride | null,
+  ): Promise<void>;
   /** Removes the customer's number; false when the customer has no such number. */
   delete(customerId: string, phoneNumber: string): Promise<boolean>;
   /** Removes every number of the customer; returns how many. */

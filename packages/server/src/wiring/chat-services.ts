@@ -11,7 +11,7 @@ import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handle
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
 import type { MessageEvents } from '../domain/messages/message-events';
 import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
-import { SandboxService, type SandboxServiceDeps } from '../domain/sandbox/sandbox-service';
+import { SandboxService } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
 import type { EventRecorder } from '../events/event-recorder';
@@ -57,8 +57,6 @@ export interface ChatDependencies {
   hub: Pick<ProviderHub, 'provider' | 'on'>;
   /** Signs and checks attachment download URLs. */
   attachmentSigner: AttachmentSigner;
-  /** Checks an instance's health at once (the sandbox's health override). */
-  instanceHealth: SandboxServiceDeps['instanceHealth'];
   /** The opt-out ledger inbound STOP and START keywords go to. */
   optOuts: OptOutLedger;
 }
@@ -108,7 +106,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       store,
       hub,
       inbound: inboundMessages,
-      instanceHealth: deps.instanceHealth,
+      clock,
     }),
     inboundMessages,
     attachmentDownloads: new AttachmentDownloads(

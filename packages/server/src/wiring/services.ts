@@ -152,7 +152,6 @@ export function createServices(
       events,
       hub: messaging.providers,
       attachmentSigner,
-      instanceHealth: messaging.providers,
       messageEvents: messaging.messageEvents,
       optOuts,
     }),

@@ -17,6 +17,7 @@ import {
   expectFailure,
   IMESSAGE_CONTACT,
   OWN_NUMBER,
+  SECOND_NUMBER,
   type TestCustomer,
   WHATSAPP_CONTACT,
 } from '../chats/chat-test-app';
@@ -237,14 +238,20 @@ describe('the sandbox', () => {
     );
   });
 
-  it('overrides the health of the instance serving a number; /health and GET /v1/numbers show it at once', async () => {
+  it('simulates a number’s health for its customer alone: never another customer’s view nor /health', async () => {
     const t = await buildChatApp();
+    const other = await t.addCustomer('Other', '+14155550180');
     const healthUrl = (number: string) =>
       `/v1/sandbox/numbers/${encodeURIComponent(number)}/health`;
     const reported = async () =>
-      bodyOf<HealthReport>(await t.app.inject({ method: 'GET', url: '/health' })).checks;
-    const numbersHealth = async () =>
-      (await t.acme.ok<SenderNumber[]>('GET', '/v1/numbers')).map((number) => number.healthStatus);
+      bodyOf<HealthReport>(await t.app.inject({ method: 'GET', url: '/health' }));
+    const numbersHealth = async (customer: typeof t.acme) =>
+      (await customer.ok<SenderNumber[]>('GET', '/v1/numbers')).map((number) => [
+        number.phoneNumber,
+        number.healthStatus,
+      ]);
+    const before = await reported();
+    const otherBefore = await numbersHealth(other);
 
     const degraded = await t.acme.ok<SandboxHealthResult>('POST', healthUrl(OWN_NUMBER), {
       status: 'degraded',
@@ -260,25 +267,28 @@ describe('the sandbox', () => {
       warnings,
       checkedAt: new Date(t.clock.now()).toISOString(),
     });
-    const checks = await reported();
-    for (const channel of ['imessage', 'whatsapp'] as const) {
-      expect(checks[channel]).toMatchObject({
-        status: 'degraded',
-        warnings: warnings.map((warning) => `simulator: ${warning}`),
-      });
-    }
-    // Every number the instance serves shares its health, the second one included.
-    expect(await numbersHealth()).toEqual(['degraded', 'degraded']);
+    // The caller's number shows it; its other number, the other customer and /health do not.
+    const acmeHealth = new Map(await numbersHealth(t.acme));
+    expect(acmeHealth.get(OWN_NUMBER)).toBe('degraded');
+    expect(acmeHealth.get(SECOND_NUMBER)).not.toBe('degraded');
+    expect(await numbersHealth(other)).toEqual(otherBefore);
+    const after = await reported();
+    expect(after.status).toBe(before.status);
+    expect(after.checks).toEqual(before.checks);
 
     // `unhealthy`, then back to healthy; the path's leading + may be left out.
-    await t.acme.ok('POST', '/v1/sandbox/numbers/14155550101/health', { status: 'unhealthy' });
-    expect(await numbersHealth()).toEqual(['unhealthy', 'unhealthy']);
+    await t.acme.ok('POST', `/v1/sandbox/numbers/${OWN_NUMBER.slice(1)}/health`, {
+      status: 'unhealthy',
+    });
+    expect(new Map(await numbersHealth(t.acme)).get(OWN_NUMBER)).toBe('unhealthy');
+    expect(await numbersHealth(other)).toEqual(otherBefore);
     const healthy = await t.acme.ok<SandboxHealthResult>('POST', healthUrl(OWN_NUMBER), {
       status: 'healthy',
     });
     expect(healthy).toMatchObject({ status: 'healthy', warnings: [] });
-    expect((await reported()).imessage).toEqual({ status: 'healthy' });
-    expect(await numbersHealth()).toEqual(['healthy', 'healthy']);
+    expect(new Map(await numbersHealth(t.acme)).get(OWN_NUMBER)).toBe(
+      acmeHealth.get(SECOND_NUMBER),
+    );
 
     for (const body of [
       { status: 'healthy', warnings: ['private_api_disabled'] },

@@ -24,13 +24,13 @@ import {
 } from '@switchboard/contract';
 import type { ProviderReaction } from '@switchboard/provider-kit';
 import { healthWarning } from '@switchboard/provider-kit';
+import type { Clock } from '../../clock';
 import type { ProviderHub } from '../../providers/provider-hub';
 import { SimulatorProvider } from '../../providers/simulator/simulator-provider';
 import type {
   SandboxAttachment,
   SimulatorSandbox,
 } from '../../providers/simulator/simulator-sandbox';
-import type { InstanceHealth } from '../../store/instance-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { UnitOfWork } from '../../store/store';
@@ -49,8 +49,8 @@ export interface SandboxServiceDeps {
   hub: Pick<ProviderHub, 'provider'>;
   /** The inbound message side, to describe what a simulated message became. */
   inbound: InboundMessageReceiver;
-  /** Checks and records an instance's health at once, so an override shows without waiting. */
-  instanceHealth: { checkInstanceHealth(instanceId: string): Promise<InstanceHealth> };
+  /** The time source (when a simulated health was set). */
+  clock: Clock;
 }
 
 /** One of the customer's numbers, served by a simulator instance. */
@@ -311,27 +311,28 @@ export class SandboxService {
   }
 
   /**
-   * The simulator instance serving the number reports `body.status` (with its warnings) from now
-   * on, `healthy` removing the override; the instance is checked at once, so `/health` and
-   * `GET /v1/numbers` show it. Every number the instance serves shares its health.
+   * The customer's number shows `body.status` (with its warnings) in `GET /v1/numbers` from now
+   * on, `healthy` removing the override. Only the caller's view changes: the shared simulator
+   * instance, other customers' numbers and the server's `/health` are untouched.
    */
   async setInstanceHealth(
     customerId: string,
     phoneNumber: string,
     body: SandboxHealthRequest,
   ): Promise<SandboxHealthResult> {
-    const { number, sandbox } = await this.#simulated(customerId, phoneNumber);
-    sandbox.setHealth(
-      body.status === 'healthy'
-        ? null
-        : { status: body.status, warnings: (body.warnings ?? []).map(healthWarning) },
+    const { number } = await this.#simulated(customerId, phoneNumber);
+    const at = this.#deps.clock.now();
+    const warnings = (body.warnings ?? []).map((code) => healthWarning(code).message);
+    await this.#deps.store.numbers.setSandboxHealth(
+      customerId,
+      number.phoneNumber,
+      body.status === 'healthy' ? null : { status: body.status, warnings, at },
     );
-    const health = await this.#deps.instanceHealth.checkInstanceHealth(number.instanceId);
     return {
       instanceName: number.instanceName,
-      status: health.status,
-      warnings: health.warnings,
-      checkedAt: health.checkedAt.toISOString(),
+      status: body.status,
+      warnings,
+      checkedAt: new Date(at).toISOString(),
     };
   }
 

@@ -1,7 +1,7 @@
 import type { CustomerSettings } from '@switchboard/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { ChannelInstanceMap } from '../number-repository';
+import type { ChannelInstanceMap, NumberHealthOverride } from '../number-repository';
 import type { Channel, HealthStatusValue, InstanceProvider } from '../store-types';
 import { timestamp } from './columns';
 
@@ -82,6 +82,8 @@ export const senderNumbers = sqliteTable(
       .notNull()
       .default(sql`'{}'`),
     isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+    /** A health the owning customer simulated for this number (sandbox); null when none. */
+    sandboxHealth: text('sandbox_health', { mode: 'json' }).$type<NumberHealthOverride>(),
     createdAt: timestamp('created_at').notNull(),
   },
   (table) => [

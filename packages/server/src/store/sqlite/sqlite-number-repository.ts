@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
-import type { NumberRepository, SenderNumberRecord, SenderNumberView } from '../number-repository';
+import type {
+  NumberHealthOverride,
+  NumberRepository,
+  SenderNumberRecord,
+  SenderNumberView,
+} from '../number-repository';
+import type { HealthStatusValue } from '../store-types';
 import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
 import { equalsConstant, preparedQuery } from './prepared-query';
@@ -23,7 +29,8 @@ function viewsQuery(db: SqliteOrm, where: SQL | undefined) {
       isDefault: senderNumbers.isDefault,
       createdAt: senderNumbers.createdAt,
       instanceName: instances.name,
-      healthStatus: instances.healthStatus,
+      // A health the customer simulated for the number (sandbox) shows in place of the instance's.
+      healthStatus: sql<HealthStatusValue>`coalesce(json_extract(${senderNumbers.sandboxHealth}, '$.status'), ${instances.healthStatus})`,
     })
     .from(senderNumbers)
     .innerJoin(instances, eq(instances.id, senderNumbers.instanceId))
@@ -76,6 +83,21 @@ export class SqliteNumberRepository implements NumberRepository {
 
   findByAddressInAnyCustomer(address: string): Promise<SenderNumberView | undefined> {
     return this.run((db) => viewByAddressInAnyCustomer(db).get({ address }));
+  }
+
+  setSandboxHealth(
+    customerId: string,
+    phoneNumber: string,
+    health: NumberHealthOverride | null,
+  ): Promise<void> {
+    return this.run((db) => {
+      db.update(senderNumbers)
+        .set({ sandboxHealth: health })
+        .where(
+          and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.phoneNumber, phoneNumber)),
+        )
+        .run();
+    });
   }
 
   clearDefault(customerId: string): Promise<void> {

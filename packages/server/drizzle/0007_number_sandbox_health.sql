@@ -1,0 +1,1 @@
+ALTER TABLE `sender_numbers` ADD `sandbox_health` text;
