@@ -54,8 +54,8 @@ describe('switchboard quickstart', () => {
     ]);
   });
 
-  it('prints JSON with --json', async () => {
-    const env = { DATABASE_URL: join(tempDir(), 'switchboard.db') };
+  it('prints JSON with --json, the curl line on the server’s own port, to a contact', async () => {
+    const env = { DATABASE_URL: join(tempDir(), 'switchboard.db'), PORT: '4321' };
     const result = await cli(['quickstart', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const output = JSON.parse(result.stdout);
@@ -63,6 +63,11 @@ describe('switchboard quickstart', () => {
     expect(output.customer.name).toBe('Demo customer');
     expect(output.numbers).toHaveLength(2);
     expect(output.curl).toContain(output.apiKey.key);
+    expect(output.curl).toContain('curl -X POST http://127.0.0.1:4321/v1/messages');
+    const to = /"to":"(\+\d+)"/.exec(output.curl)?.[1];
+    expect(to).toBeDefined();
+    const senders = output.numbers.map((n: { phoneNumber: string }) => n.phoneNumber);
+    expect(senders).not.toContain(to);
   });
 });
 

@@ -246,7 +246,7 @@ describe('the sandbox', () => {
     const reported = async () =>
       bodyOf<HealthReport>(await t.app.inject({ method: 'GET', url: '/health' }));
     const numbersHealth = async (customer: typeof t.acme) =>
-      (await customer.ok<SenderNumber[]>('GET', '/v1/numbers')).map((number) => [
+      (await customer.ok<SenderNumber[]>('GET', '/v1/numbers')).map((number): [string, string] => [
         number.phoneNumber,
         number.healthStatus,
       ]);
