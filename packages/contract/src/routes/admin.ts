@@ -224,7 +224,7 @@ export const adminContract = c.router(
       query: ListOptOutsQuery,
       responses: {
         200: envelope(OptOutList),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
       },
       metadata: admin,
     },

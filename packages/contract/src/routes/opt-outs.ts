@@ -13,7 +13,10 @@ export const optOutsContract = c.router(
       description:
         'Recipients who opted out of (or back into) your sender numbers, most recently changed first, with cursor pagination. A send from an opted-out sender to its recipient answers 403 `RECIPIENT_OPTED_OUT` on every channel, unless your `optOutHandling` setting is `upstream`. Compliance help, not legal advice.',
       query: ListOptOutsQuery,
-      responses: { 200: envelope(OptOutList), ...errors('VALIDATION_ERROR') },
+      responses: {
+        200: envelope(OptOutList),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER'),
+      },
       metadata: { tag: 'Opt-outs' } satisfies RouteMetadata,
     },
   },

@@ -110,6 +110,26 @@ export function isBase64(value: string): boolean {
   return value.length % 4 === 0 && BASE64_CHARS_PATTERN.test(value);
 }
 
+/** A phone number whose `+` arrived as a space: sent unencoded in a query string. */
+const PLUS_AS_SPACE_PATTERN = /^ [1-9]\d{1,14}$/;
+
+/** Names the cause of a `+` that arrived as a space, with `INVALID_PHONE_NUMBER`. */
+function addPlusAsSpaceIssue(ctx: z.RefinementCtx): void {
+  addCodedIssue(
+    ctx,
+    'INVALID_PHONE_NUMBER',
+    'starts with a space where + was meant: a + sent unencoded in a query string arrives as a space; encode it as %2B',
+  );
+}
+
+/**
+ * An address in a query string (`?to=`, `?recipient=`): refused with the cause when its `+` was
+ * sent unencoded and arrived as a space.
+ */
+export const QueryAddress = z.string().superRefine((value, ctx) => {
+  if (PLUS_AS_SPACE_PATTERN.test(value)) addPlusAsSpaceIssue(ctx);
+});
+
 /** Answers a phone-like value that is not E.164 with `INVALID_PHONE_NUMBER`. */
 function addNotE164Issue(ctx: z.RefinementCtx): void {
   addCodedIssue(ctx, 'INVALID_PHONE_NUMBER', 'is not an E.164 phone number (+ and 2 to 15 digits)');
@@ -121,6 +141,10 @@ function addNotE164Issue(ctx: z.RefinementCtx): void {
  */
 export const MessageRecipient = z.string().superRefine((value, ctx) => {
   if (recipientKind(value) !== null) return;
+  if (PLUS_AS_SPACE_PATTERN.test(value)) {
+    addPlusAsSpaceIssue(ctx);
+    return;
+  }
   if (PHONE_LIKE_PATTERN.test(value)) {
     addNotE164Issue(ctx);
   } else {

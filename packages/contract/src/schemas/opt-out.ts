@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
 import { Channel, PageQuery, Pagination, Timestamp } from './common';
 import { eventAddress } from './event-fields';
+import { QueryAddress } from './message-rules';
 
 /** Whether a recipient receives messages from a sender. */
 export const OptOutStatus = doc(z.enum(['opted_out', 'opted_in']), {
@@ -63,11 +64,11 @@ export const ListOptOutsQuery = PageQuery.extend({
   status: doc(z.enum(['opted_out', 'opted_in', 'all']).default('opted_out'), {
     description: 'Which records: `opted_out` (default), `opted_in`, or `all`.',
   }),
-  from: doc(z.string().min(1).optional(), {
+  from: doc(QueryAddress.optional(), {
     description: 'Only this sender number.',
     example: '+14155550100',
   }),
-  recipient: doc(z.string().min(1).optional(), {
+  recipient: doc(QueryAddress.optional(), {
     description: 'Only this recipient (encode `+` as `%2B`).',
     example: '+14155550123',
   }),

@@ -114,3 +114,22 @@ describe('the opt-out ledger on every channel', () => {
     );
   });
 });
+
+describe('a + sent unencoded in a query string', () => {
+  it('is refused with the cause named, and the encoded form works', async () => {
+    const t = await buildUpstreamApp();
+    for (const url of ['/v1/opt-outs?recipient=+14155550101', '/v1/messages?to=+14155550101']) {
+      const body = expectFailure(
+        await t.app.inject({ method: 'GET', url, headers: bearer(t.key) }),
+        400,
+        'INVALID_PHONE_NUMBER',
+      );
+      expect(body.error.message).toContain('%2B');
+    }
+    for (const url of ['/v1/opt-outs?recipient=%2B14155550101', '/v1/messages?to=%2B14155550101']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: bearer(t.key) })).statusCode).toBe(
+        200,
+      );
+    }
+  });
+});
