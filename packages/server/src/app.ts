@@ -33,6 +33,13 @@ export interface BuildAppOverrides {
   webhookResolver?: HostResolver;
   /** The provider adapters (default: the built-in ones); tests wrap them to observe calls. */
   providerRegistry?: ProviderRegistry;
+  /**
+   * False to build without starting the workers (recovery, webhook delivery, providers, the
+   * scheduler); the server starts them with {@link startWorkers} once its port is bound.
+   */
+  startWorkers?: boolean;
+  /** Called once the app closed and its store is closed (the server gives up its lock). */
+  onClosed?: () => void;
 }
 
 /**
@@ -82,6 +89,7 @@ export async function buildApp(
     for (const error of await workers.stopAll()) app.log.error({ err: error }, 'worker failed');
     await rateLimitStore.close();
     if (!overrides.store) await store.close();
+    overrides.onClosed?.();
   });
 
   try {
@@ -112,14 +120,23 @@ export async function buildApp(
       rateLimitStore,
       clock,
     });
-    workers.add(app.services.webhookDispatcher);
-    await app.services.webhookDispatcher.start(app.log);
-    await startMessaging(app.services, workers, app.log);
-    await startChats(app.services, workers, app.log);
     await app.ready();
+    if (overrides.startWorkers !== false) await startWorkers(app);
   } catch (error) {
     await app.close();
     throw error;
   }
   return app;
+}
+
+/**
+ * Starts what works in the background: webhook delivery (and its recovery), the providers, the
+ * message dispatcher (and its recovery), the scheduler and the chat side. The server calls it
+ * once its port is bound, so a start that fails to bind has run none of it.
+ */
+export async function startWorkers(app: FastifyInstance): Promise<void> {
+  app.workers.add(app.services.webhookDispatcher);
+  await app.services.webhookDispatcher.start(app.log);
+  await startMessaging(app.services, app.workers, app.log);
+  await startChats(app.services, app.workers, app.log);
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config';
+import { StartupError } from './server-lock';
 import { runServer } from './server-process';
 
 // The server's entry point: configuration from the environment, then listen until a signal.
@@ -7,6 +8,8 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
+  } else if (error instanceof StartupError) {
+    process.stderr.write(`Switchboard could not start: ${error.message}\n`);
   } else {
     process.stderr.write(`Switchboard failed to start: ${(error as Error).stack ?? error}\n`);
   }

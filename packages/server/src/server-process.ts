@@ -1,6 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
+import { buildApp, startWorkers } from './app';
 import type { Config } from './config';
+import { claimServerLock, StartupError } from './server-lock';
+
+/** True for a SQLite file (not PostgreSQL, not an in-memory database). */
+function usesLockFile(databaseUrl: string): boolean {
+  return !/^postgres(ql)?:\/\//i.test(databaseUrl) && !databaseUrl.startsWith(':memory:');
+}
+
+/** The one-line reason a bind failed, for the operator. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(
+      `port ${config.port} is in use on ${config.host}: stop what uses it, or set PORT`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new StartupError(`port ${config.port} needs privileges: set PORT to 1024 or above`);
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new StartupError(`${config.host} is not an address of this machine: set HOST`);
+  }
+  return error;
+}
 
 /**
  * Starts the server and shuts it down gracefully on SIGTERM or SIGINT: stop accepting
@@ -8,17 +31,26 @@ import type { Config } from './config';
  * second signal, or a shutdown slower than `SHUTDOWN_TIMEOUT_MS`, exits 1 at once.
  */
 export async function runServer(config: Config): Promise<FastifyInstance> {
-  const app = await buildApp(config);
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    {
-      database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@'),
-      publicBaseUrl: config.publicBaseUrl,
-      adminApi: config.adminToken ? 'enabled' : 'disabled (SWITCHBOARD_ADMIN_TOKEN unset)',
-    },
-    'Switchboard ready',
-  );
-
+  // Configuration is loaded; then the database (one server per SQLite file), its migrations, the
+  // port, and only then recovery, workers and providers: a start that fails touches nothing.
+  const lock = usesLockFile(config.databaseUrl) ? claimServerLock(config.databaseUrl) : undefined;
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, {
+      startWorkers: false,
+      ...(lock ? { onClosed: () => lock.release() } : {}),
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, config);
+  }
+  // Signals are handled from the moment the port is bound, workers starting or not.
   let shuttingDown = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (shuttingDown) {
@@ -43,5 +75,15 @@ export async function runServer(config: Config): Promise<FastifyInstance> {
   };
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
+  await startWorkers(app);
+  app.log.info(
+    {
+      database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@'),
+      publicBaseUrl: config.publicBaseUrl,
+      adminApi: config.adminToken ? 'enabled' : 'disabled (SWITCHBOARD_ADMIN_TOKEN unset)',
+    },
+    'Switchboard ready',
+  );
+
   return app;
 }

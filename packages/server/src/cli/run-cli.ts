@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config';
 import { EncryptionKeyError } from '../crypto/field-cipher';
 import { isDomainError } from '../domain/domain-error';
+import { StartupError } from '../server-lock';
 import { runServer } from '../server-process';
 import { addAdminCommands } from './admin-commands';
 import { type CliEnvironment, withStore } from './cli-context';
@@ -57,6 +58,8 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
       error instanceof EncryptionKeyError
     ) {
       environment.stderr.write(`${error.message}\n`);
+    } else if (error instanceof StartupError) {
+      environment.stderr.write(`Switchboard could not start: ${error.message}\n`);
     } else if (isDomainError(error)) {
       environment.stderr.write(`error: ${error.code}: ${error.message}\n`);
     } else {

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { completion, listeningPort, spawnEntry } from './support/child-process';
+import { ADMIN_TOKEN, tempDir } from './support/test-app';
+
+const env = (databasePath: string, extra: Record<string, string> = {}) => ({
+  PORT: '0',
+  DATABASE_URL: databasePath,
+  SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN,
+  ...extra,
+});
+
+describe('starting the server', () => {
+  it('refuses a second server on the same SQLite file with one line, and takes over a dead one’s lock', async () => {
+    const databasePath = join(tempDir(), 'switchboard.db');
+    const first = spawnEntry('src/main.ts', [], env(databasePath));
+    const firstDone = completion(first);
+    await listeningPort(first);
+    expect(existsSync(`${databasePath}.lock`)).toBe(true);
+
+    const second = await completion(spawnEntry('src/main.ts', [], env(databasePath)));
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Switchboard could not start: another Switchboard server \(pid \d+\) is using .*switchboard\.db: stop it, or set DATABASE_URL/,
+      ),
+    ]);
+
+    // kill -9 leaves the lock behind: the next server takes it over.
+    first.kill('SIGKILL');
+    await firstDone;
+    expect(existsSync(`${databasePath}.lock`)).toBe(true);
+    const third = spawnEntry('src/main.ts', [], env(databasePath));
+    const thirdDone = completion(third);
+    await listeningPort(third);
+    third.kill('SIGTERM');
+    expect((await thirdDone).code).toBe(0);
+    // A clean shutdown gives the lock back.
+    expect(existsSync(`${databasePath}.lock`)).toBe(false);
+  });
+
+  it('says which port is in use and what to do, in one line, having started nothing', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const databasePath = join(tempDir(), 'switchboard.db');
+      const result = await completion(
+        spawnEntry('src/main.ts', [], env(databasePath, { PORT: String(port), HOST: '127.0.0.1' })),
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `Switchboard could not start: port ${port} is in use on 127.0.0.1: stop what uses it, or set PORT`,
+      );
+      expect(result.stdout).not.toContain('Switchboard ready');
+      expect(existsSync(`${databasePath}.lock`)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
