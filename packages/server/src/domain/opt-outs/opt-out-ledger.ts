@@ -3,33 +3,14 @@ import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
 import { newCorrelationId } from '../../events/event-service';
 import type { MessageRecord } from '../../store/message-repository';
-import type {
-  OptOutRecord,
-  OptOutSourceValue,
-  OptOutStatusValue,
-} from '../../store/opt-out-repository';
+import type { OptOutRecord, OptOutStatusValue } from '../../store/opt-out-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import type { Channel } from '../../store/store-types';
 import { DomainError } from '../domain-error';
 import { optOutKeywordOf } from './opt-out-keywords';
 
 /** A change to record: a recipient opted out of, or back into, a sender number. */
-export interface OptOutChange {
-  /** The customer owning the sender number. */
-  customerId: string;
-  /** The sender number (E.164). */
-  sender: string;
-  /** The recipient. */
-  recipient: string;
-  /** The new state. */
-  status: OptOutStatusValue;
-  /** What reported it. */
-  source: OptOutSourceValue;
-  /** The word texted; null for an upstream report. */
-  keyword: string | null;
-  /** The channel it happened on. */
-  channel: Channel;
-}
+export type OptOutChange = Omit<OptOutRecord, 'createdAt' | 'updatedAt'>;
 
 /** The filter of a ledger listing, as the API takes it. */
 export interface OptOutListing {
