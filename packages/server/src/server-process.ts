@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, startWorkers } from './app';
 import type { Config } from './config';
 import { claimServerLock, StartupError } from './server-lock';
+import { isPostgresUrl } from './store/open-store';
 
 /** True for a SQLite file (not PostgreSQL, not an in-memory database). */
 function usesLockFile(databaseUrl: string): boolean {
-  return !/^postgres(ql)?:\/\//i.test(databaseUrl) && !databaseUrl.startsWith(':memory:');
+  return !isPostgresUrl(databaseUrl) && !databaseUrl.startsWith(':memory:');
 }
 
 /** The one-line reason a bind failed, for the operator. */

@@ -2,7 +2,12 @@ import { createServer } from 'node:net';
 import type { Instance, Message, OptOutList, SwitchboardEvent } from '@switchboard/contract';
 import { FakeTwilio, signTwilioCall } from '@switchboard/testing/twilio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminHeaders, createCustomerWithKey } from '../support/admin-helpers';
+import {
+  adminHeaders,
+  adminPost,
+  assignNumber,
+  createCustomerWithKey,
+} from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
 import { recordedEvents } from '../support/simulator-app';
 import { bearer, buildTestApp, type TestApp } from '../support/test-app';
@@ -48,53 +53,32 @@ async function twilioWorld(settings: Record<string, string> = {}): Promise<Twili
     },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
-  const instance = expectSuccess<Instance>(
-    await t.app.inject({
-      method: 'POST',
-      url: '/admin/v1/instances',
-      headers: adminHeaders,
-      payload: {
-        name: 'twilio',
-        provider: 'twilio',
-        channels: ['sms'],
-        config: {
-          accountSid: fake.accountSid,
-          authToken: fake.authToken,
-          apiBaseUrl: fake.baseUrl,
-          lookupBaseUrl: fake.baseUrl,
-          pacing: { perSecond: 0, concurrency: 4 },
-        },
-      },
-    }),
-    201,
-  );
+  const instance = await adminPost<Instance>(t.app, '/admin/v1/instances', {
+    name: 'twilio',
+    provider: 'twilio',
+    channels: ['sms'],
+    config: {
+      accountSid: fake.accountSid,
+      authToken: fake.authToken,
+      apiBaseUrl: fake.baseUrl,
+      lookupBaseUrl: fake.baseUrl,
+      pacing: { perSecond: 0, concurrency: 4 },
+    },
+  });
   fake.addNumber(NUMBER, instance.ingressUrl);
-  const customer = expectSuccess<{ id: string }>(
-    await t.app.inject({
-      method: 'POST',
-      url: '/admin/v1/customers',
-      headers: adminHeaders,
-      payload: { name: 'Acme', ...(Object.keys(settings).length ? { settings } : {}) },
-    }),
-    201,
+  const customer = await adminPost<{ id: string }>(t.app, '/admin/v1/customers', {
+    name: 'Acme',
+    ...(Object.keys(settings).length ? { settings } : {}),
+  });
+  const apiKey = await adminPost<{ key: string }>(
+    t.app,
+    `/admin/v1/customers/${customer.id}/api-keys`,
   );
-  const apiKey = expectSuccess<{ key: string }>(
-    await t.app.inject({
-      method: 'POST',
-      url: `/admin/v1/customers/${customer.id}/api-keys`,
-      headers: adminHeaders,
-    }),
-    201,
-  );
-  expectSuccess(
-    await t.app.inject({
-      method: 'POST',
-      url: `/admin/v1/customers/${customer.id}/numbers`,
-      headers: adminHeaders,
-      payload: { phoneNumber: NUMBER, instanceId: instance.id, isDefault: true },
-    }),
-    201,
-  );
+  await assignNumber(t.app, customer.id, {
+    phoneNumber: NUMBER,
+    instanceId: instance.id,
+    isDefault: true,
+  });
   const events = recordedEvents(t.app, customer.id);
   return { t, fake, instance, customerId: customer.id, key: apiKey.key, events };
 }

@@ -6,7 +6,12 @@ import { ADMIN_TOKEN, bearer, bodyOf } from './test-app';
 /** Headers of an operator request. */
 export const adminHeaders = bearer(ADMIN_TOKEN);
 
-async function adminPost<T>(app: FastifyInstance, url: string, payload?: object): Promise<T> {
+/** POSTs `payload` to an operator route and returns the created resource (asserts 201). */
+export async function adminPost<T>(
+  app: FastifyInstance,
+  url: string,
+  payload?: object,
+): Promise<T> {
   const response = await app.inject({
     method: 'POST',
     url,

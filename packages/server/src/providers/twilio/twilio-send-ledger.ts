@@ -53,15 +53,7 @@ export class TwilioSendLedger {
   ): Promise<string | undefined> {
     const key = entryKey(attemptId, index);
     const prior = parse(await this.state.get(key));
-    if (prior?.sid !== undefined) return prior.sid;
-    if (prior) {
-      const found = await this.find(prior);
-      if (found) {
-        await this.created(attemptId, index, found.sid);
-        return found.sid;
-      }
-      return undefined;
-    }
+    if (prior) return this.#resolve(attemptId, index, prior);
     await this.state.set(key, JSON.stringify({ ...message, startedAt: this.now() }));
     return undefined;
   }
@@ -86,7 +78,15 @@ export class TwilioSendLedger {
    */
   async reconcile(attemptId: string, index: number): Promise<string | undefined> {
     const entry = parse(await this.state.get(entryKey(attemptId, index)));
-    if (!entry) return undefined;
+    return entry ? this.#resolve(attemptId, index, entry) : undefined;
+  }
+
+  /** The SID of `entry`: recorded, or found in Twilio's list (and then recorded). */
+  async #resolve(
+    attemptId: string,
+    index: number,
+    entry: LedgerEntry,
+  ): Promise<string | undefined> {
     if (entry.sid !== undefined) return entry.sid;
     const found = await this.find(entry);
     if (!found) return undefined;
