@@ -7,6 +7,7 @@ import { answerFrameworkError, registerErrorHandling } from './http/error-handli
 import { startChats } from './wiring/chat-services';
 import './http/fastify-augmentation';
 import type { ProviderRegistry } from '@switchboard/provider-kit';
+import type { HostResolver } from './egress/safe-dispatcher';
 import { correlationIdOf, requestIdOf } from './http/request-ids';
 import { createLogger } from './logging/logger';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
@@ -14,7 +15,6 @@ import type { RateLimitStore } from './rate-limit/rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
-import type { HostResolver } from './webhooks/safe-dispatcher';
 import { startMessaging } from './wiring/messaging-services';
 import { createServices } from './wiring/services';
 import { Workers } from './workers';

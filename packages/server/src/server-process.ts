@@ -77,6 +77,11 @@ export async function runServer(config: Config): Promise<FastifyInstance> {
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
   await startWorkers(app);
+  if (config.webhookAllowPrivateUrls) {
+    app.log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_URLS is on: webhooks, callback URLs and media URLs may reach http and private addresses (this machine, its network, cloud metadata). Development only: never on a server others can reach',
+    );
+  }
   app.log.info(
     {
       database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@'),

@@ -61,4 +61,27 @@ describe('starting the server', () => {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
+
+  it('warns at start when private URLs are allowed, and only then', async () => {
+    const run = async (allow: string) => {
+      const child = spawnEntry(
+        'src/main.ts',
+        [],
+        env(join(tempDir(), 'switchboard.db'), { WEBHOOK_ALLOW_PRIVATE_URLS: allow }),
+      );
+      const done = completion(child);
+      // The warning follows the ready line, which follows the start of the workers.
+      await new Promise<void>((resolve) => {
+        let seen = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          seen += chunk.toString('utf8');
+          if (seen.includes('Switchboard ready')) resolve();
+        });
+      });
+      child.kill('SIGTERM');
+      return (await done).stdout;
+    };
+    expect(await run('true')).toMatch(/"level":40.*WEBHOOK_ALLOW_PRIVATE_URLS is on/);
+    expect(await run('false')).not.toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+  });
 });

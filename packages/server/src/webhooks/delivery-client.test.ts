@@ -5,13 +5,13 @@ import {
   startLoopbackReceiver,
 } from '@switchboard/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createSafeDispatcher } from '../egress/safe-dispatcher';
 import {
   classifyStatus,
   type DeliveryOutcome,
   deliver,
   MAX_RESPONSE_BODY_BYTES,
 } from './delivery-client';
-import { createSafeDispatcher } from './safe-dispatcher';
 
 const dispatcher = createSafeDispatcher({ allowPrivate: true });
 const receivers: LoopbackReceiver[] = [];

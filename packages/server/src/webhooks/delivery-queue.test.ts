@@ -1,8 +1,8 @@
 import { type LoopbackReceiver, startLoopbackReceiver } from '@switchboard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSafeDispatcher } from '../egress/safe-dispatcher';
 import { deliver } from './delivery-client';
 import { DeliveryQueue, DeliveryQueueClosedError, DeliveryQueueFullError } from './delivery-queue';
-import { createSafeDispatcher } from './safe-dispatcher';
 
 /** A task that records when it starts and finishes only when the test releases it. */
 function gatedTasks() {

@@ -1,5 +1,7 @@
 import type { Agent } from 'undici';
 import type { Clock } from '../clock';
+import { createSafeDispatcher, type HostResolver } from '../egress/safe-dispatcher';
+import { assertSafeUrl, UnsafeUrlError } from '../egress/url-guard';
 import { newUuid } from '../ids';
 import type { ClaimedDelivery, DeliveryRecord, DeliveryResult } from '../store/delivery-repository';
 import type { Store } from '../store/store';
@@ -8,8 +10,6 @@ import { type AttemptPlan, planAttempt } from './attempt-plan';
 import { type DeliveryOutcome, deliver } from './delivery-client';
 import { DeliveryQueue, DeliveryQueueClosedError } from './delivery-queue';
 import { type RetrySchedule, spreadOverdue } from './retry-schedule';
-import { createSafeDispatcher, type HostResolver } from './safe-dispatcher';
-import { assertSafeUrl, UnsafeUrlError } from './url-guard';
 import { buildDeliveryHeaders } from './webhook-signer';
 
 /** Attempts overdue by at most this much when the dispatcher starts are not spread. */

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type LoopbackReceiver, startLoopbackReceiver } from '@switchboard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSafeDispatcher } from '../egress/safe-dispatcher';
 import { deliver } from './delivery-client';
-import { createSafeDispatcher } from './safe-dispatcher';
 import {
   buildDeliveryHeaders,
   signWebhook,

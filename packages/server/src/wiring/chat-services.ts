@@ -14,10 +14,11 @@ import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import { SandboxService } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
+import type { OutboundUrlPolicy } from '../egress/outbound-url';
+import { createSafeDispatcher } from '../egress/safe-dispatcher';
 import type { EventRecorder } from '../events/event-recorder';
 import type { ProviderHub } from '../providers/provider-hub';
 import type { Store } from '../store/store';
-import { createSafeDispatcher } from '../webhooks/safe-dispatcher';
 import type { Workers } from '../workers';
 
 /** How long fetching one inbound attachment from an upstream URL may take. */
@@ -59,6 +60,8 @@ export interface ChatDependencies {
   attachmentSigner: AttachmentSigner;
   /** The opt-out ledger inbound STOP and START keywords go to. */
   optOuts: OptOutLedger;
+  /** The URL-safety policy of customer-given URLs. */
+  urlPolicy: OutboundUrlPolicy;
 }
 
 /**
@@ -107,6 +110,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       hub,
       inbound: inboundMessages,
       clock,
+      urlPolicy: deps.urlPolicy,
     }),
     inboundMessages,
     attachmentDownloads: new AttachmentDownloads(

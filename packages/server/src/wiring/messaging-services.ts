@@ -17,6 +17,7 @@ import { MessageService } from '../domain/messages/message-service';
 import { SendTargetResolver } from '../domain/messages/send-target';
 import { MessageStatusUpdates } from '../domain/messages/status-updates';
 import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
+import type { OutboundUrlPolicy } from '../egress/outbound-url';
 import type { EventRecorder } from '../events/event-recorder';
 import { type RuntimeLogger, RuntimeProviderHub } from '../provider-runtime/runtime-provider-hub';
 import { MessageDispatcher } from '../scheduler/message-dispatcher';
@@ -59,6 +60,8 @@ export interface MessagingDependencies {
   attachmentSigner: AttachmentSigner;
   /** The opt-out ledger sends are checked against. */
   optOuts: OptOutLedger;
+  /** The URL-safety policy of customer-given URLs. */
+  urlPolicy: OutboundUrlPolicy;
 }
 
 /** Builds the messaging services; nothing runs until {@link startMessaging}. */
@@ -96,6 +99,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     retryWindowMs: config.providerRetryWindowMs,
     retryBaseMs: config.providerRetryBaseMs,
     optOuts: deps.optOuts,
+    urlPolicy: deps.urlPolicy,
     mediaUrlOf: (messageId, position) =>
       deps.attachmentSigner.urlFor(
         outboundMediaId(messageId, position),
@@ -121,6 +125,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     ),
     events,
     onQueued: (id) => messageDispatcher.enqueue(id),
+    urlPolicy: deps.urlPolicy,
   });
   providers.on('message.status', statusUpdates.handle);
   return {

@@ -11,11 +11,12 @@ import { MessageViews } from '../domain/messages/message-view';
 import { NumberService } from '../domain/numbers/number-service';
 import { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import { WebhookService } from '../domain/webhooks/webhook-service';
+import { OutboundUrlPolicy } from '../egress/outbound-url';
+import type { HostResolver } from '../egress/safe-dispatcher';
 import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
 import { EventStreamHub } from '../events/event-stream-hub';
 import type { Store } from '../store/store';
-import type { HostResolver } from '../webhooks/safe-dispatcher';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
 import { createMessagingServices, type MessagingServices } from './messaging-services';
@@ -80,7 +81,7 @@ export interface Services {
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
 export interface ServiceOverrides {
-  /** DNS resolver of the webhook dispatcher's connect-time address check. */
+  /** DNS resolver of the URL-safety checks (webhook connect time, media URLs at delivery). */
   webhookResolver?: HostResolver;
   /** The provider adapters (default: the built-in ones). */
   providerRegistry?: ProviderRegistry;
@@ -111,7 +112,12 @@ export function createServices(
     clock,
   );
   const optOuts = new OptOutLedger(store, events, clock);
+  const urlPolicy = new OutboundUrlPolicy({
+    allowPrivate: config.webhookAllowPrivateUrls,
+    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
+  });
   const messaging = createMessagingServices({
+    urlPolicy,
     store,
     clock,
     config,
@@ -154,6 +160,7 @@ export function createServices(
       attachmentSigner,
       messageEvents: messaging.messageEvents,
       optOuts,
+      urlPolicy,
     }),
     optOuts,
   };

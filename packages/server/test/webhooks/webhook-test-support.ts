@@ -12,8 +12,8 @@ import { expect, onTestFinished } from 'vitest';
 import { buildApp } from '../../src/app';
 import { ManualClock } from '../../src/clock';
 import { loadConfig } from '../../src/config';
+import type { HostResolver } from '../../src/egress/safe-dispatcher';
 import type { RecordedEvent } from '../../src/events/event-recorder';
-import type { HostResolver } from '../../src/webhooks/safe-dispatcher';
 import { createCustomerWithKey } from '../support/admin-helpers';
 import {
   ADMIN_TOKEN,

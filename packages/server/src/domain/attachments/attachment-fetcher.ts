@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
-import { assertSafeUrl } from '../../webhooks/url-guard';
+import { assertSafeUrl } from '../../egress/url-guard';
 
 /** Redirects followed before a fetch gives up (Twilio media answers one redirect to its CDN). */
 const MAX_REDIRECTS = 5;

@@ -7,6 +7,7 @@ import type {
 } from '@switchboard/provider-kit';
 import { isProviderError } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
+import type { OutboundUrlPolicy } from '../../egress/outbound-url';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
@@ -53,6 +54,11 @@ export interface MessageDeliveryOptions {
   mediaUrlOf: (messageId: string, position: number) => Promise<string>;
   /** The opt-out ledger: checked before a send, told when an upstream reports an opt-out. */
   optOuts?: Pick<OptOutLedger, 'refusalOfMessage' | 'recordRefusal'>;
+  /**
+   * The URL-safety policy's use-time check of the customer's `mediaUrls` and attachment `url`s
+   * (their hosts resolved now, against DNS rebinding since the send was accepted).
+   */
+  urlPolicy?: Pick<OutboundUrlPolicy, 'refusalAtUse'>;
 }
 
 /** The longest wait between two tries of an upstream that is down. */
@@ -223,6 +229,11 @@ export class MessageDelivery {
     const refusal = await this.options.optOuts?.refusalOfMessage(store, message);
     if (refusal !== undefined) {
       await this.#fail(message, { channel: null, code: 'RECIPIENT_OPTED_OUT', message: refusal });
+      return undefined;
+    }
+    const unsafe = await this.#unsafeUrl(message);
+    if (unsafe !== null) {
+      await this.#fail(message, { channel: null, code: 'VALIDATION_ERROR', message: unsafe });
       return undefined;
     }
 
@@ -427,6 +438,27 @@ export class MessageDelivery {
   }
 
   /** Fails a message still in status `from` (pending by default) with `message.failed`. */
+  /** Why one of the message's customer URLs may not be handed on now, or null. */
+  async #unsafeUrl(message: MessageRecord): Promise<string | null> {
+    const policy = this.options.urlPolicy;
+    if (policy === undefined) return null;
+    const urls: Array<[string, string]> = [
+      ...(message.mediaUrls ?? []).map((url, i): [string, string] => [
+        url,
+        `content.mediaUrls[${i}]`,
+      ]),
+      ...message.attachments.flatMap(
+        (item): Array<[string, string]> =>
+          item.url === null ? [] : [[item.url, `attachments[${item.position}].url`]],
+      ),
+    ];
+    for (const [url, field] of urls) {
+      const refusal = await policy.refusalAtUse(url, field);
+      if (refusal !== null) return refusal;
+    }
+    return null;
+  }
+
   async #fail(
     message: MessageRecord,
     failure: { channel: Channel | null; code: string; message: string },

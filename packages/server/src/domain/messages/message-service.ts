@@ -4,6 +4,7 @@ import type {
   SendMessageRequest,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
+import type { OutboundUrlPolicy } from '../../egress/outbound-url';
 import { newId } from '../../ids';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
@@ -38,6 +39,8 @@ export interface MessageServiceOptions {
   events: MessageEvents;
   /** Told (after commit) of every message that became `queued`, so a worker drives it now. */
   onQueued: (messageId: string) => void;
+  /** The URL-safety policy every customer-given URL passes at the request. */
+  urlPolicy: Pick<OutboundUrlPolicy, 'require'>;
 }
 
 /**
@@ -59,10 +62,11 @@ export class MessageService {
    */
   async send(
     customerId: string,
-    body: SendMessageRequest,
+    request: SendMessageRequest,
     correlationId: string,
   ): Promise<SendOutcome> {
     const { store, clock } = this.#options;
+    const body = this.#withSafeUrls(request);
     const key = body.idempotencyKey;
     if (key !== undefined) {
       const existing = await store.messages.findByIdempotencyKey(customerId, key);
@@ -259,6 +263,35 @@ export class MessageService {
 
   #afterCommitQueued(tx: UnitOfWork, id: string): void {
     tx.afterCommit(() => this.#options.onQueued(id));
+  }
+
+  /**
+   * The send with every URL it gives (`content.mediaUrls`, attachment `url`s, `callbackUrl`)
+   * checked by the URL-safety policy and normalized, so the host checked is the host used.
+   * @throws {DomainError} VALIDATION_ERROR naming the first unsafe field.
+   */
+  #withSafeUrls(body: SendMessageRequest): SendMessageRequest {
+    const { urlPolicy } = this.#options;
+    const mediaUrls = body.content?.mediaUrls?.map((url, i) =>
+      urlPolicy.require(url, `content.mediaUrls[${i}]`),
+    );
+    const attachments = body.attachments?.map((item, i) =>
+      item.url === undefined
+        ? item
+        : { ...item, url: urlPolicy.require(item.url, `attachments[${i}].url`) },
+    );
+    const callbackUrl =
+      body.callbackUrl === undefined
+        ? undefined
+        : urlPolicy.require(body.callbackUrl, 'callbackUrl');
+    return {
+      ...body,
+      ...(body.content === undefined || mediaUrls === undefined
+        ? {}
+        : { content: { ...body.content, mediaUrls } }),
+      ...(attachments === undefined ? {} : { attachments }),
+      ...(callbackUrl === undefined ? {} : { callbackUrl }),
+    };
   }
 
   /** The due time of a scheduled send, checked against the clock (rule 10). */

@@ -25,6 +25,7 @@ import {
 import type { ProviderReaction } from '@switchboard/provider-kit';
 import { healthWarning } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
+import type { OutboundUrlPolicy } from '../../egress/outbound-url';
 import type { ProviderHub } from '../../providers/provider-hub';
 import { SimulatorProvider } from '../../providers/simulator/simulator-provider';
 import type {
@@ -51,6 +52,8 @@ export interface SandboxServiceDeps {
   inbound: InboundMessageReceiver;
   /** The time source (when a simulated health was set). */
   clock: Clock;
+  /** The URL-safety policy attachment `url`s pass at the request (and again when fetched). */
+  urlPolicy: Pick<OutboundUrlPolicy, 'require'>;
 }
 
 /** One of the customer's numbers, served by a simulator instance. */
@@ -80,15 +83,20 @@ export class SandboxService {
   ): Promise<SandboxInboundMessageResult> {
     const { number, sandbox } = await this.#simulated(customerId, body.to);
     checkAddresses(body.channel, body.from, body.to);
+    const attachments = body.attachments?.map((item, i) =>
+      toSandboxAttachment(
+        item.url === undefined
+          ? item
+          : { ...item, url: this.#deps.urlPolicy.require(item.url, `attachments[${i}].url`) },
+      ),
+    );
     const { externalId } = await callProvider(() =>
       sandbox.injectInbound({
         channel: body.channel,
         from: body.from,
         to: body.to,
         ...(body.text === undefined ? {} : { text: body.text }),
-        ...(body.attachments === undefined
-          ? {}
-          : { attachments: body.attachments.map(toSandboxAttachment) }),
+        ...(attachments === undefined ? {} : { attachments }),
         ...(body.chatId === undefined ? {} : { chatId: body.chatId }),
         ...(body.senderName === undefined ? {} : { senderName: body.senderName }),
       }),

@@ -10,6 +10,7 @@ import type {
   WebhookWithSecret,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
+import { requireSafeUrl } from '../../egress/outbound-url';
 import type { EventService } from '../../events/event-service';
 import { newUuid } from '../../ids';
 import type { UnitOfWork } from '../../store/store';
@@ -21,7 +22,6 @@ import {
 import { pendingDelivery } from '../../webhooks/pending-delivery';
 import type { AttemptReport } from '../../webhooks/webhook-dispatcher';
 import { DomainError } from '../domain-error';
-import { requireSafeUrl } from './outbound-url';
 import { generateWebhookSecret } from './webhook-secret';
 import { toDeliveryView, toWebhookView } from './webhook-views';
 

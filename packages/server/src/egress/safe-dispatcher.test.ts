@@ -1,6 +1,6 @@
 import { type LoopbackReceiver, startLoopbackReceiver } from '@switchboard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deliver } from './delivery-client';
+import { deliver } from '../webhooks/delivery-client';
 import {
   BlockedAddressError,
   createSafeDispatcher,
