@@ -1,6 +1,7 @@
 import { c } from './contract-builder';
 import { adminContract } from './routes/admin';
 import { attachmentsContract } from './routes/attachments';
+import { callbacksContract } from './routes/callbacks';
 import { capabilitiesContract } from './routes/capabilities';
 import { chatsContract } from './routes/chats';
 import { eventsContract } from './routes/events';
@@ -24,6 +25,7 @@ const capabilities = c.router(capabilitiesContract, strict);
 const numbers = c.router(numbersContract, strict);
 const optOuts = c.router(optOutsContract, strict);
 const webhooks = c.router(webhooksContract, strict);
+const callbacks = c.router(callbacksContract, strict);
 const whatsapp = c.router(whatsappContract, strict);
 const events = c.router(eventsContract, strict);
 const attachments = c.router(attachmentsContract, strict);
@@ -43,6 +45,7 @@ export type Contract = {
   numbers: typeof numbers;
   optOuts: typeof optOuts;
   webhooks: typeof webhooks;
+  callbacks: typeof callbacks;
   whatsapp: typeof whatsapp;
   events: typeof events;
   attachments: typeof attachments;
@@ -63,6 +66,7 @@ export const contract: Contract = {
   numbers,
   optOuts,
   webhooks,
+  callbacks,
   whatsapp,
   events,
   attachments,

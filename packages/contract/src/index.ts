@@ -94,6 +94,12 @@ export {
   AttachmentPathParams,
 } from './schemas/attachment-download';
 export {
+  CallbackDelivery,
+  CallbackDeliveryList,
+  CallbackDeliveryQuery,
+  CallbackSecret,
+} from './schemas/callback';
+export {
   CapabilityPathParams,
   CapabilityRecord,
 } from './schemas/capability';

@@ -39,6 +39,11 @@ export const OPENAPI_TAGS: readonly OpenApiTag[] = [
       'Webhook registrations that receive signed event deliveries (`X-Signature: sha256=…` over `<timestamp>.<raw body>`), retried seven times over about two and a half days; test deliveries and the delivery log.',
   },
   {
+    name: 'Callbacks',
+    description:
+      "A send's `callbackUrl` receives that message's events, signed with your callback signing secret and retried like a webhook. Read or rotate the secret, and follow the deliveries in their own log.",
+  },
+  {
     name: 'Webhooks (legacy)',
     description:
       'Deprecated single-webhook endpoints. They keep working and act on the oldest active webhook; use the `Webhooks` endpoints instead.',

@@ -92,6 +92,13 @@ const DELIVERY_LOG_OPERATIONS = [
 /** The opt-out ledger (issue 15): beyond the spec. */
 const OPT_OUT_OPERATIONS = ['GET /v1/opt-outs'];
 
+/** The callback secret and delivery log (issue 18): beyond the spec. */
+const CALLBACK_OPERATIONS = [
+  'GET /v1/callbacks/secret',
+  'POST /v1/callbacks/secret/rotate',
+  'GET /v1/callbacks/deliveries',
+];
+
 /** The simulator's sandbox (issue 6): beyond the spec, counted on their own. */
 const SANDBOX_OPERATION_COUNT = 13;
 const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
@@ -175,7 +182,7 @@ describe('the OpenAPI document', () => {
     },
   );
 
-  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log, opt-outs and the sandbox', () => {
+  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log, opt-outs, callbacks and the sandbox', () => {
     const expected = Object.values(SPEC_OPERATIONS).flat();
     expect(expected).toHaveLength(42);
     const actual = [...labels].filter(
@@ -184,6 +191,7 @@ describe('the OpenAPI document', () => {
         !/ \/v1\/(events|attachments)(\/|$)/.test(label) &&
         !DELIVERY_LOG_OPERATIONS.includes(label) &&
         !OPT_OUT_OPERATIONS.includes(label) &&
+        !CALLBACK_OPERATIONS.includes(label) &&
         !isSandbox(label),
     );
     expect(actual.sort()).toEqual([...expected].sort());
@@ -201,6 +209,7 @@ describe('the OpenAPI document', () => {
       'GET /v1/attachments/{}',
       'GET /health',
       ...DELIVERY_LOG_OPERATIONS,
+      ...CALLBACK_OPERATIONS,
       ...OPT_OUT_OPERATIONS,
     ]) {
       expect(labels, label).toContain(label);

@@ -6,6 +6,7 @@ import { readEnv } from './internal/env';
 import { callRoute } from './internal/route-call';
 import type { RouteData } from './internal/route-types';
 import { Attachments } from './resources/attachments';
+import { Callbacks } from './resources/callbacks';
 import { Capabilities } from './resources/capabilities';
 import { Chats } from './resources/chats';
 import { Events } from './resources/events';
@@ -62,6 +63,8 @@ export class Switchboard {
   readonly numbers: Numbers;
   /** Webhook registrations, test deliveries and the delivery log. */
   readonly webhooks: Webhooks;
+  /** The signing secret and delivery log of per-message `callbackUrl`s. */
+  readonly callbacks: Callbacks;
   /** WhatsApp sessions of the account's numbers. */
   readonly whatsapp: WhatsApp;
   /** The live event stream. */
@@ -97,6 +100,7 @@ export class Switchboard {
     this.capabilities = new Capabilities(this.#transport);
     this.numbers = new Numbers(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
+    this.callbacks = new Callbacks(this.#transport);
     this.whatsapp = new WhatsApp(this.#transport);
     this.events = new Events(this.#transport);
     this.attachments = new Attachments(this.#transport);

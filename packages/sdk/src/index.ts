@@ -38,6 +38,12 @@ export type {
   Attachments,
 } from './resources/attachments';
 export type {
+  CallbackDeliveryItem,
+  CallbackListDeliveriesParams,
+  CallbackSecretResponse,
+  Callbacks,
+} from './resources/callbacks';
+export type {
   Capabilities,
   CapabilityResponse,
 } from './resources/capabilities';

@@ -340,47 +340,52 @@ const DELIVERY_EXAMPLE = {
   nextAttemptAt: null,
 };
 
+/** The fields of one delivery attempt, whoever it went to (a webhook or a `callbackUrl`). */
+export const deliveryAttemptShape = {
+  eventId: doc(z.string(), {
+    description: 'The event delivered (`evt_…`); receivers dedupe on it.',
+  }),
+  eventType: doc(z.string(), { description: 'The event type, e.g. `message.delivered`.' }),
+  attempt: doc(z.number().int().min(1), {
+    description:
+      '1 for the first attempt of an event, up to 8 after the seven retries; 1 for test and redelivery attempts.',
+  }),
+  trigger: doc(z.enum(WEBHOOK_DELIVERY_TRIGGERS), {
+    description:
+      '`event`: first attempt; `retry`: a scheduled retry; `test`: `POST …/test`; `redelivery`: `POST …/redeliver`.',
+  }),
+  status: WebhookDeliveryStatus,
+  statusCode: doc(z.number().int().nullable(), {
+    description: "The receiver's HTTP status; null while pending or when no response arrived.",
+  }),
+  durationMs: doc(z.number().int().min(0).nullable(), {
+    description: 'Time until the response or failure; null while pending.',
+  }),
+  error: doc(z.string().nullable(), {
+    description: 'Why the attempt failed (timeout, network error, HTTP status…); null otherwise.',
+  }),
+  createdAt: doc(z.string(), {
+    format: 'date-time',
+    description: 'When the attempt was queued.',
+  }),
+  attemptedAt: doc(z.string().nullable(), {
+    format: 'date-time',
+    description: 'When the request was sent; null while pending.',
+  }),
+  nextAttemptAt: doc(z.string().nullable(), {
+    format: 'date-time',
+    description:
+      'When the next attempt is scheduled (status `retrying`, or `pending` waiting its turn); null otherwise.',
+  }),
+};
+
 /** One attempt to deliver one event to one webhook. */
 export const WebhookDelivery = component(
   'WebhookDelivery',
   z.object({
     id: doc(z.string().uuid(), { format: 'uuid', description: 'Delivery attempt id.' }),
     webhookId: doc(z.string().uuid(), { format: 'uuid' }),
-    eventId: doc(z.string(), {
-      description: 'The event delivered (`evt_…`); receivers dedupe on it.',
-    }),
-    eventType: doc(z.string(), { description: 'The event type, e.g. `message.delivered`.' }),
-    attempt: doc(z.number().int().min(1), {
-      description:
-        '1 for the first attempt of an event, up to 8 after the seven retries; 1 for test and redelivery attempts.',
-    }),
-    trigger: doc(z.enum(WEBHOOK_DELIVERY_TRIGGERS), {
-      description:
-        '`event`: first attempt; `retry`: a scheduled retry; `test`: `POST …/test`; `redelivery`: `POST …/redeliver`.',
-    }),
-    status: WebhookDeliveryStatus,
-    statusCode: doc(z.number().int().nullable(), {
-      description: "The receiver's HTTP status; null while pending or when no response arrived.",
-    }),
-    durationMs: doc(z.number().int().min(0).nullable(), {
-      description: 'Time until the response or failure; null while pending.',
-    }),
-    error: doc(z.string().nullable(), {
-      description: 'Why the attempt failed (timeout, network error, HTTP status…); null otherwise.',
-    }),
-    createdAt: doc(z.string(), {
-      format: 'date-time',
-      description: 'When the attempt was queued.',
-    }),
-    attemptedAt: doc(z.string().nullable(), {
-      format: 'date-time',
-      description: 'When the request was sent; null while pending.',
-    }),
-    nextAttemptAt: doc(z.string().nullable(), {
-      format: 'date-time',
-      description:
-        'When the next attempt is scheduled (status `retrying`, or `pending` waiting its turn); null otherwise.',
-    }),
+    ...deliveryAttemptShape,
   }),
   { description: 'One attempt to deliver one event to one webhook.', example: DELIVERY_EXAMPLE },
 );

@@ -56,6 +56,42 @@ async function deliveryAt(
   );
 }
 
+describe('callbacks against the real server', () => {
+  it('verifies callbackUrl deliveries with the callback secret, lists them, and rotates the secret', async () => {
+    const { client } = await createCustomer(server, 'Callbacks', ['+14155550131']);
+    const { secret } = await client.callbacks.getSecret();
+    const sent = await client.messages.send({
+      to: '+12125550105',
+      content: { text: 'Call me back' },
+      callbackUrl: `${receiver.baseUrl}/callback`,
+    });
+    const delivery = await deliveryAt(
+      '/callback',
+      (body) => body.type === 'message.delivered' && body.data.messageId === sent.id,
+    );
+    await expect(
+      verifyWebhook({ payload: delivery.body, headers: delivery.headers, secret }),
+    ).resolves.toMatchObject({ type: 'message.delivered' });
+
+    await expect
+      .poll(
+        async () =>
+          (
+            await client.callbacks.listDeliveries({
+              eventId: delivery.headers['x-event-id'] as string,
+            })
+          ).items,
+      )
+      .toEqual([
+        expect.objectContaining({ url: `${receiver.baseUrl}/callback`, status: 'delivered' }),
+      ]);
+
+    const rotated = await client.callbacks.rotateSecret();
+    expect(rotated.secret).not.toBe(secret);
+    expect((await client.callbacks.getSecret()).secret).toBe(rotated.secret);
+  });
+});
+
 describe('webhooks against the real server', () => {
   it('manages a webhook: create, list, get, update, test, deliveries, redeliver, rotate, delete', async () => {
     const { client } = await createCustomer(server, 'Webhook management');

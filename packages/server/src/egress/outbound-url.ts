@@ -8,7 +8,7 @@ import {
 import { assertSafeUrl, UnsafeUrlError } from './url-guard';
 
 /** How an operator admits private targets; named in every refusal of a private or http URL. */
-export const PRIVATE_URLS_HINT =
+const PRIVATE_URLS_HINT =
   'to allow private targets for local development, an operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true';
 
 function withHint(error: UnsafeUrlError | BlockedAddressError): string {

@@ -11,6 +11,7 @@ import type { RateLimitStore } from '../rate-limit/rate-limit-store';
 import type { Services } from '../wiring/services';
 import { adminRoutes } from './admin';
 import { attachmentsRoutes } from './attachments';
+import { callbacksRoutes } from './callbacks';
 import { capabilitiesRoutes } from './capabilities';
 import { chatsRoutes } from './chats';
 import { eventsRoutes } from './events';
@@ -79,6 +80,7 @@ export async function registerContractRoutes(
     messages: routerRegistration(contract.messages, messagesRoutes(services)),
     capabilities: routerRegistration(contract.capabilities, capabilitiesRoutes(services)),
     webhooks: routerRegistration(contract.webhooks, webhooksRoutes(services)),
+    callbacks: routerRegistration(contract.callbacks, callbacksRoutes(services)),
     events: routerRegistration(contract.events, eventsRoutes(services)),
     chats: routerRegistration(contract.chats, chatsRoutes(services)),
     whatsapp: routerRegistration(contract.whatsapp, whatsappRoutes(services)),

@@ -114,6 +114,8 @@ export interface DeliveryRepository {
     webhookId: string,
     query: DeliveryPageQuery,
   ): Promise<DeliveryRecord[]>;
+  /** A page of the customer's attempts to its messages' callback URLs, newest first. */
+  listCallbacks(customerId: string, query: DeliveryPageQuery): Promise<DeliveryRecord[]>;
   /**
    * The receivers (target keys, as in {@link DueDelivery}) with an attempt due by `now`, leased
    * or not. Costs a few index seeks per receiver with pending attempts, however long the backlog.

@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from './api-key-repository';
+import type { CallbackSecretRepository } from './callback-secret-repository';
 import type { CapabilityCacheRepository } from './capability-cache-repository';
 import type { ConversationRepository } from './conversation-repository';
 import type { CustomerRepository } from './customer-repository';
@@ -63,6 +64,8 @@ export interface Repositories {
   readonly faceTimeCalls: FaceTimeCallRepository;
   /** Server-wide generated secrets. */
   readonly serverSecrets: ServerSecretRepository;
+  /** Each customer's signing secret of `callbackUrl` deliveries. */
+  readonly callbackSecrets: CallbackSecretRepository;
   /** Upstream events already taken, per instance (de-duplication of the ingress). */
   readonly providerEventReceipts: ProviderEventReceiptRepository;
   /** The opt-out ledger: recipients who texted STOP to a customer's numbers. */

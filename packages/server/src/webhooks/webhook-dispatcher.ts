@@ -34,6 +34,8 @@ export interface WebhookDispatcherOptions {
   timeoutMs: number;
   /** Allow http and private addresses (`WEBHOOK_ALLOW_PRIVATE_URLS`). */
   allowPrivate: boolean;
+  /** The key a customer's `callbackUrl` deliveries are signed with (its callback secret). */
+  callbackSigningKey: (customerId: string) => Promise<string>;
   /** Most attempts in flight at once (`WEBHOOK_CONCURRENCY`). */
   concurrency: number;
   /** Fallback poll interval (`WEBHOOK_POLL_INTERVAL_MS`); commits wake the dispatcher at once. */
@@ -387,16 +389,12 @@ export class WebhookDispatcher implements Worker {
       }
       return { url: webhook.url, secret: webhook.secret };
     }
-    // A callbackUrl has no secret of its own: it is signed with the customer's main (oldest
-    // active) webhook secret, the one the legacy endpoints manage.
-    const signer = await this.#options.store.webhooks.findOldestActive(delivery.customerId);
-    if (signer === undefined) {
-      return {
-        dropped:
-          'no active webhook whose secret could sign this callbackUrl delivery; register a webhook',
-      };
-    }
-    return { url: delivery.targetUrl ?? '', secret: signer.secret };
+    // A callbackUrl is signed with the customer's callback secret (read at each attempt, so a
+    // rotation applies to retries already scheduled).
+    return {
+      url: delivery.targetUrl ?? '',
+      secret: await this.#options.callbackSigningKey(delivery.customerId),
+    };
   }
 
   async #send(

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { ApiKeyService } from '../domain/api-keys/api-key-service';
 import { AttachmentSigner } from '../domain/attachments/attachment-signer';
+import { CallbackService } from '../domain/callbacks/callback-service';
 import { CustomerService } from '../domain/customers/customer-service';
 import { HealthService } from '../domain/health/health-service';
 import { IngressService } from '../domain/ingress/ingress-service';
@@ -77,6 +78,8 @@ export interface Services {
   closeAttachmentFetches: ChatServices['closeAttachmentFetches'];
   /** The opt-out ledger (STOP/START) sends are checked against. */
   optOuts: OptOutLedger;
+  /** Per-message callback deliveries: their signing secret and log. */
+  callbacks: CallbackService;
 }
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
@@ -95,7 +98,9 @@ export function createServices(
   overrides: ServiceOverrides = {},
 ): Services {
   const events = new EventService(clock, new InProcessEventBus());
+  const callbacks = new CallbackService(store, clock);
   const webhookDispatcher = new WebhookDispatcher({
+    callbackSigningKey: (customerId) => callbacks.signingKey(customerId),
     store,
     clock,
     retrySchedule: config.webhookRetryScheduleMs,
@@ -163,5 +168,6 @@ export function createServices(
       urlPolicy,
     }),
     optOuts,
+    callbacks,
   };
 }

@@ -22,6 +22,7 @@ import {
 import { pendingDelivery } from '../../webhooks/pending-delivery';
 import type { AttemptReport } from '../../webhooks/webhook-dispatcher';
 import { DomainError } from '../domain-error';
+import { deliveryPage, deliveryPageQuery } from './delivery-log';
 import { generateWebhookSecret } from './webhook-secret';
 import { toDeliveryView, toWebhookView } from './webhook-views';
 
@@ -70,18 +71,6 @@ async function guardDuplicate<T>(url: string, write: () => Promise<T>): Promise<
     if (error instanceof DuplicateWebhookError) throw duplicate(url);
     throw error;
   }
-}
-
-function encodeCursor(id: string): string {
-  return Buffer.from(id, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
-    throw new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this list');
-  }
-  return id;
 }
 
 /**
@@ -195,22 +184,12 @@ export class WebhookService {
     query: WebhookDeliveryQuery,
   ): Promise<WebhookDeliveryList> {
     await this.#find(this.store, customerId, id);
-    const rows = await this.store.deliveries.listForWebhook(customerId, id, {
-      limit: query.limit + 1,
-      ...(query.cursor === undefined ? {} : { before: decodeCursor(query.cursor) }),
-      ...(query.status === undefined ? {} : { status: query.status }),
-      ...(query.eventId === undefined ? {} : { eventId: query.eventId }),
-    });
-    const page = rows.slice(0, query.limit);
-    const hasMore = rows.length > query.limit;
-    const last = page.at(-1);
-    return {
-      deliveries: page.map((row) => toDeliveryView({ ...row, webhookId: id })),
-      pagination: {
-        hasMore,
-        nextCursor: hasMore && last ? encodeCursor(last.id) : null,
-      },
-    };
+    const rows = await this.store.deliveries.listForWebhook(
+      customerId,
+      id,
+      deliveryPageQuery(query),
+    );
+    return deliveryPage(rows, query.limit, (row) => toDeliveryView({ ...row, webhookId: id }));
   }
 
   /**

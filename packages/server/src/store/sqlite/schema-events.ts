@@ -27,6 +27,13 @@ export const events = sqliteTable(
   ],
 );
 
+/** Each customer's signing secret of `callbackUrl` deliveries (sealed: see sealed-columns). */
+export const callbackSecrets = sqliteTable('callback_secrets', {
+  customerId: customerIdColumn().primaryKey(),
+  secret: text('secret').notNull(),
+  createdAt: timestamp('created_at').notNull(),
+});
+
 /**
  * Webhook registrations. `secret` is kept readable because every delivery is signed with it;
  * `events_key` is the sorted event set, so "same (url, event set)" is one indexed comparison.
@@ -97,5 +104,9 @@ export const webhookDeliveries = sqliteTable(
       .where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_webhook_idx').on(table.webhookId, table.id),
     index('webhook_deliveries_event_idx').on(table.eventId),
+    // The callback delivery log: a customer's attempts to its messages' callback URLs.
+    index('webhook_deliveries_callbacks_idx')
+      .on(table.customerId, table.id)
+      .where(sql`${table.webhookId} is null`),
   ],
 );

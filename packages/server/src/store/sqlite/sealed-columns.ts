@@ -7,6 +7,7 @@ const SEALED_COLUMNS = [
   { table: 'instances', column: 'config' },
   { table: 'instances', column: 'ingress_token' },
   { table: 'webhooks', column: 'secret' },
+  { table: 'callback_secrets', column: 'secret' },
   { table: 'provider_state', column: 'value' },
   { table: 'server_secrets', column: 'value' },
 ] as const;

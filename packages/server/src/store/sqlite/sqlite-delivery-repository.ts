@@ -152,6 +152,26 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     );
   }
 
+  listCallbacks(customerId: string, query: DeliveryPageQuery): Promise<DeliveryRecord[]> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.customerId, customerId),
+            isNull(webhookDeliveries.webhookId),
+            query.before === undefined ? undefined : lt(webhookDeliveries.id, query.before),
+            query.status === undefined ? undefined : eq(webhookDeliveries.status, query.status),
+            query.eventId === undefined ? undefined : eq(webhookDeliveries.eventId, query.eventId),
+          ),
+        )
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(query.limit)
+        .all(),
+    );
+  }
+
   listDueTargets(now: Date): Promise<string[]> {
     return this.run(
       (db) =>

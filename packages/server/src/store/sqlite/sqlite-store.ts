@@ -8,6 +8,7 @@ import type { SqliteExecutor } from './executor';
 import { reencryptSecrets, sealLegacySecrets } from './sealed-columns';
 import { SerialLock } from './serial-lock';
 import { SqliteApiKeyRepository } from './sqlite-api-key-repository';
+import { SqliteCallbackSecretRepository } from './sqlite-callback-secret-repository';
 import { SqliteCapabilityCacheRepository } from './sqlite-capability-cache-repository';
 import { SqliteConversationRepository } from './sqlite-conversation-repository';
 import { SqliteCustomerRepository } from './sqlite-customer-repository';
@@ -53,6 +54,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     signupCodes: new SqliteSignupCodeRepository(run),
     faceTimeCalls: new SqliteFaceTimeCallRepository(run),
     serverSecrets: new SqliteServerSecretRepository(run, cipher),
+    callbackSecrets: new SqliteCallbackSecretRepository(run, cipher),
     providerEventReceipts: new SqliteProviderEventReceiptRepository(run),
     optOuts: new SqliteOptOutRepository(run),
   };
@@ -166,6 +168,7 @@ export class SqliteStore implements Store {
   readonly signupCodes;
   readonly faceTimeCalls;
   readonly serverSecrets;
+  readonly callbackSecrets;
   readonly providerEventReceipts;
   readonly optOuts;
   readonly encryption: StoreEncryption;
@@ -209,6 +212,7 @@ export class SqliteStore implements Store {
     this.signupCodes = repos.signupCodes;
     this.faceTimeCalls = repos.faceTimeCalls;
     this.serverSecrets = repos.serverSecrets;
+    this.callbackSecrets = repos.callbackSecrets;
     this.providerEventReceipts = repos.providerEventReceipts;
     this.optOuts = repos.optOuts;
   }
