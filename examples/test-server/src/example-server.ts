@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AssignedNumber, CreatedApiKey, Customer, Instance } from '@switchboard/contract';
 import { buildApp, loadConfig, QUICKSTART_NUMBERS } from '@switchboard/server';
 
-/** A real Switchboard server on loopback, seeded like `pnpm switchboard quickstart`. */
+/** A real Switchboard server on loopback, seeded like `./switchboard quickstart`. */
 export interface ExampleServer {
   /** Where the server listens: pass it as the SDK's `baseUrl`. */
   baseUrl: string;
@@ -66,7 +66,7 @@ export async function startExampleServer(
   }
 }
 
-/** Seeds what `pnpm switchboard quickstart` seeds, through the admin API. */
+/** Seeds what `./switchboard quickstart` seeds, through the admin API. */
 async function seedQuickstart(
   baseUrl: string,
 ): Promise<{ apiKey: string; numbers: readonly string[] }> {

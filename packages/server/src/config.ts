@@ -174,7 +174,7 @@ export interface LoadConfigOptions {
   /**
    * Directory relative paths (DATABASE_URL) are resolved against. Defaults to `INIT_CWD` (the
    * directory a `pnpm` script was started from) or else the process's working directory, so
-   * `pnpm start` and `pnpm switchboard` at the repository root share `./data`.
+   * `pnpm start` and `./switchboard` at the repository root share `./data`.
    */
   baseDir?: string;
 }

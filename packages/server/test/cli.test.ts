@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runEntry } from './support/child-process';
+import { completion, PACKAGE_ROOT, runEntry } from './support/child-process';
 import { cli } from './support/cli-runner';
 import { expectSuccess } from './support/envelope-assertions';
 import { bearer, buildTestApp, tempDir } from './support/test-app';
@@ -15,7 +16,7 @@ describe('switchboard quickstart', () => {
       PUBLIC_BASE_URL: 'http://localhost:4000',
     };
 
-    const first = await runEntry('src/cli.ts', ['quickstart'], env);
+    const first = await runEntry('src/cli.ts', ['--create-database', 'quickstart'], env);
     expect(first.code, first.stderr).toBe(0);
     const key = /\b(sk_[0-9A-Za-z]{43})\b/.exec(first.stdout)?.[1];
     expect(key).toBeDefined();
@@ -23,7 +24,7 @@ describe('switchboard quickstart', () => {
     expect(first.stdout).toContain(`-H "Authorization: Bearer ${key}"`);
     expect(first.stdout).toContain('+14155550100 (default), +14155550101');
 
-    const second = await runEntry('src/cli.ts', ['quickstart'], env);
+    const second = await runEntry('src/cli.ts', ['--create-database', 'quickstart'], env);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('Quickstart only seeds an empty database');
     expect(second.stdout).not.toMatch(/sk_/);
@@ -262,5 +263,46 @@ describe('switchboard instances', () => {
       releasedNumbers: [],
     });
     expect(await json(['instances', 'list'])).toEqual([]);
+  });
+});
+
+describe('the CLI and its database', () => {
+  const ROOT = join(PACKAGE_ROOT, '..', '..');
+  const run = (command: string, args: string[], env: Record<string, string>) =>
+    completion(
+      spawn(command, args, {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+
+  it('refuses to create a database it was not asked to, names the one it opens, and prints clean JSON', async () => {
+    const databasePath = join(tempDir(), 'nested', 'switchboard.db');
+    const env = { DATABASE_URL: databasePath };
+    const refused = await run('./switchboard', ['customers', 'list', '--json'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`No database at ${databasePath}.`);
+    expect(refused.stderr).toContain('--create-database');
+    expect(existsSync(databasePath)).toBe(false);
+
+    const created = await run('./switchboard', ['migrate'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toBe(`Database: ${databasePath}\n`);
+    expect(existsSync(databasePath)).toBe(true);
+
+    // The root script and `pnpm -s` leave stdout to the command: it parses as JSON as it is.
+    const viaScript = await run(
+      './switchboard',
+      ['customers', 'create', '--name', 'Acme', '--json'],
+      env,
+    );
+    expect(viaScript.code, viaScript.stderr).toBe(0);
+    expect(JSON.parse(viaScript.stdout)).toMatchObject({ name: 'Acme' });
+    expect(viaScript.stderr).toBe(`Database: ${databasePath}\n`);
+    const viaPnpm = await run('pnpm', ['-s', 'switchboard', 'customers', 'list', '--json'], env);
+    expect(viaPnpm.code, viaPnpm.stderr).toBe(0);
+    expect(JSON.parse(viaPnpm.stdout)).toEqual([expect.objectContaining({ name: 'Acme' })]);
   });
 });

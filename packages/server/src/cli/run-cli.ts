@@ -14,6 +14,10 @@ function buildProgram(environment: CliEnvironment): Command {
   const program = new Command('switchboard')
     .description('Switchboard: run the messaging gateway and manage its customers')
     .option('--json', 'print results as JSON')
+    .option(
+      '--create-database',
+      'create the SQLite database when DATABASE_URL names a file that does not exist',
+    )
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({
@@ -21,6 +25,10 @@ function buildProgram(environment: CliEnvironment): Command {
       writeErr: (text) => environment.stderr.write(text),
     });
 
+  program.hook('preAction', (_program, action) => {
+    const { createDatabase } = action.optsWithGlobals<{ createDatabase?: boolean }>();
+    environment.createDatabase = createDatabase === true;
+  });
   program
     .command('serve')
     .description('Start the server (configuration from the environment)')
@@ -31,7 +39,9 @@ function buildProgram(environment: CliEnvironment): Command {
     .command('migrate')
     .description('Create the database or apply pending migrations')
     .action(async () => {
-      const path = await withStore(environment, async (context) => context.config.databaseUrl);
+      const path = await withStore(environment, async (context) => context.config.databaseUrl, {
+        create: true,
+      });
       environment.stdout.write(`Database ready: ${path}\n`);
     });
   addQuickstartCommand(program, environment);

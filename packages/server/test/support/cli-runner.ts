@@ -10,15 +10,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the `switchboard` CLI in-process with `env` (and `stdin`, for prompts) and captures its output. */
+/**
+ * Runs the `switchboard` CLI in-process with `env` (and `stdin`, for prompts) and captures its
+ * output. Tests work on fresh database files, so `--create-database` is given unless `strict`.
+ */
 export async function cli(
   args: string[],
   env: Record<string, string>,
   stdin?: NodeJS.ReadableStream,
+  strict = false,
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, {
+  const code = await runCli(strict ? args : ['--create-database', ...args], {
     env,
     ...(stdin ? { stdin } : {}),
     stdout: { write: (text: string) => (stdout += text) },

@@ -23,9 +23,9 @@ const config = { accountSid: fake.accountSid, apiBaseUrl: base, lookupBaseUrl: b
 process.stdout.write(`Fake Twilio on ${base} (account ${fake.accountSid}, number ${values.number})
 
 Create the instance (it prints its ingress URL) and give the number to a customer:
-  TWILIO_AUTH_TOKEN=${fake.authToken} pnpm switchboard instances create --name twilio-fake \\
+  TWILIO_AUTH_TOKEN=${fake.authToken} ./switchboard instances create --name twilio-fake \\
     --provider twilio --config '${JSON.stringify(config)}' --secret authToken=env:TWILIO_AUTH_TOKEN
-  pnpm switchboard numbers assign <customerId> --phone ${values.number} --instance twilio-fake
+  ./switchboard numbers assign <customerId> --phone ${values.number} --instance twilio-fake
 
 Point the number's "A message comes in" webhook at that URL:
   curl -X PUT ${base}/_fake/numbers/${encodeURIComponent(values.number)} -H 'content-type: application/json' \\
