@@ -127,7 +127,7 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: {
     status: 503,
     description:
-      'The server is shutting down and takes no new requests, or (provider ingress) the instance is disabled; retry shortly.',
+      'The server is shutting down and takes no new requests, the database cannot be used right now (locked by another process, read-only or full disk; nothing was changed), or (provider ingress) the instance is disabled; retry after `Retry-After` seconds.',
   },
   NOT_IMPLEMENTED: {
     status: 501,

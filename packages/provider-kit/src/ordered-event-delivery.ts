@@ -4,6 +4,19 @@ import type { ProviderEventSink, ProviderInboundEvent } from './provider-events'
 /** How many times an event is offered to the sink before it is given up. */
 const DEFAULT_ATTEMPTS = 3;
 
+/** Options of {@link OrderedEventDelivery}. */
+export interface OrderedEventDeliveryOptions {
+  /** Offers of each event before it is given up (default 3). */
+  attempts?: number;
+  /**
+   * Real-time waits before the second, third… offer (the last one repeats); default none. A sink
+   * whose store is briefly unavailable (a locked or full disk) takes the event on a later offer.
+   */
+  retryDelaysMs?: readonly number[];
+  /** Whether a refusal is worth another offer (default: every one is). */
+  retryIf?: (error: unknown) => boolean;
+}
+
 /**
  * Hands a provider's events to the gateway's sink one at a time, in the order they were produced,
  * offering each up to `attempts` times: a provider-side helper for upstreams that do not retry on
@@ -13,13 +26,30 @@ export class OrderedEventDelivery {
   readonly #sink: ProviderEventSink;
   readonly #logger: ProviderLogger;
   readonly #attempts: number;
+  readonly #delays: readonly number[];
+  readonly #retryIf: (error: unknown) => boolean;
   #tail: Promise<void> = Promise.resolve();
+  #closed = false;
+  readonly #wakers = new Set<() => void>();
 
   /** Delivers to `sink`, logging events given up to `logger`. */
-  constructor(sink: ProviderEventSink, logger: ProviderLogger, attempts = DEFAULT_ATTEMPTS) {
+  constructor(
+    sink: ProviderEventSink,
+    logger: ProviderLogger,
+    options: OrderedEventDeliveryOptions = {},
+  ) {
     this.#sink = sink;
     this.#logger = logger;
-    this.#attempts = Math.max(1, attempts);
+    this.#attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
+    this.#delays = options.retryDelaysMs ?? [];
+    this.#retryIf = options.retryIf ?? (() => true);
+  }
+
+  /** Stops waiting between offers: events still being retried get one last offer, then give up. */
+  close(): void {
+    this.#closed = true;
+    for (const wake of this.#wakers) wake();
+    this.#wakers.clear();
   }
 
   /**
@@ -51,11 +81,29 @@ export class OrderedEventDelivery {
       } catch (error) {
         lastError = error;
       }
+      if (this.#closed || !this.#retryIf(lastError)) break;
+      if (attempt < this.#attempts) await this.#pause(attempt);
     }
     this.#logger.error(
       { kind: event.kind, attempts: this.#attempts, err: lastError },
       'provider event dropped: the gateway did not record it',
     );
     throw lastError;
+  }
+
+  /** The wait before offer `attempt + 1`, cut short by {@link close}. */
+  #pause(attempt: number): Promise<void> {
+    const ms = this.#delays[Math.min(attempt - 1, this.#delays.length - 1)] ?? 0;
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      timer.unref?.();
+      this.#wakers.add(wake);
+    });
   }
 }

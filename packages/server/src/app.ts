@@ -68,7 +68,11 @@ export async function buildApp(
   });
 
   const store =
-    overrides.store ?? openStore(config.databaseUrl, { encryptionKey: config.encryptionKey });
+    overrides.store ??
+    openStore(config.databaseUrl, {
+      encryptionKey: config.encryptionKey,
+      busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    });
   const rateLimitStore = overrides.rateLimitStore ?? new MemoryRateLimitStore(clock);
   const workers = new Workers();
   app.decorate('config', config);

@@ -85,6 +85,7 @@ const EnvSchema = z.object({
   PROVIDER_RETRY_WINDOW_MS: env(integer(0).default(60 * 60 * 1000)),
   PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
+  SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
 });
 
 /**
@@ -154,6 +155,8 @@ export interface Config {
   ingressBodyLimitBytes: number;
   /** How long the ingress remembers an upstream event id to drop its redeliveries. */
   ingressDedupeRetentionMs: number;
+  /** How long a write waits for another process's lock on the SQLite file before a 503. */
+  sqliteBusyTimeoutMs: number;
   /** How long a send waits for a reachability answer before accepting and routing later. */
   reachabilityBudgetMs: number;
   /** How long messages wait for an unreachable upstream, retried with backoff, before failing. */
@@ -228,6 +231,7 @@ export function loadConfig(
     encryptionKey: e.SWITCHBOARD_ENCRYPTION_KEY,
     ingressBodyLimitBytes: e.INGRESS_BODY_LIMIT_BYTES,
     ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
+    sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       encryptionKey: undefined,
       ingressBodyLimitBytes: 5_242_880,
       ingressDedupeRetentionMs: 2_592_000_000,
+      sqliteBusyTimeoutMs: 5000,
       reachabilityBudgetMs: 2000,
       providerRetryWindowMs: 3_600_000,
       providerRetryBaseMs: 5000,

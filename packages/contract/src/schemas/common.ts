@@ -189,12 +189,13 @@ export function describeErrors(codes: readonly ErrorCode[]): string {
     .join('; ');
 }
 
-/** Responses every authenticated route can give (401, 403, 429, 500). */
+/** Responses every authenticated route can give (401, 403, 429, 500, 503). */
 export const commonResponses = errors(
   'UNAUTHORIZED',
   'FORBIDDEN',
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 );
 
 /** Cursor pagination block of list responses. */

@@ -57,7 +57,10 @@ export async function withStore<T>(
   environment.stderr.write(
     `Database: ${file ?? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}\n`,
   );
-  const store = openStore(config.databaseUrl, { encryptionKey: config.encryptionKey });
+  const store = openStore(config.databaseUrl, {
+    encryptionKey: config.encryptionKey,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+  });
   try {
     return await work({ config, store, services: createServices(store, clock, config), clock });
   } finally {

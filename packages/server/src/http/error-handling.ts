@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@switchboard/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError } from '../domain/domain-error';
+import { storeUnavailableReason } from '../store/store-unavailable';
 import { sendFailure } from './envelope';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -37,8 +38,10 @@ function fastifyErrorMessage(error: FastifyError, bodyLimit: number): string {
 
 /**
  * Answers every error with the failure envelope: domain errors with their code, errors Fastify
- * raises (malformed JSON, body too large, wrong content type) with the matching spec code, and
- * anything else as a 500 `INTERNAL_ERROR` whose details go to the log, never to the caller.
+ * raises (malformed JSON, body too large, wrong content type) with the matching spec code, a
+ * database that cannot be used now (locked, read-only, full) as 503 `SERVICE_UNAVAILABLE` with
+ * `Retry-After`, and anything else as a 500 `INTERNAL_ERROR` whose details go to the log, never to
+ * the caller.
  */
 function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (isDomainError(error)) {
@@ -55,6 +58,17 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
       reply,
       code,
       fastifyErrorMessage(error, request.routeOptions.bodyLimit ?? 0),
+    );
+  }
+  const unavailable = storeUnavailableReason(error);
+  if (unavailable !== undefined) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', 5);
+    return sendFailure(
+      request,
+      reply,
+      'SERVICE_UNAVAILABLE',
+      `The database cannot be used right now (${unavailable}); nothing was changed: retry shortly`,
     );
   }
   request.log.error({ err: error }, 'unexpected error');

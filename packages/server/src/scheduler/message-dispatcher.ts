@@ -2,6 +2,7 @@ import type { MessageStatus } from '@switchboard/contract';
 import type { Clock } from '../clock';
 import type { DeliveryTurn, MessageDelivery } from '../domain/messages/message-delivery';
 import type { Store } from '../store/store';
+import { storeUnavailableReason } from '../store/store-unavailable';
 import type { Worker } from '../workers';
 import { PeriodicTask } from './periodic-task';
 
@@ -68,6 +69,8 @@ export class MessageDispatcher implements Worker {
   /** Messages told to come back later (paced, or waiting for their upstream): not swept. */
   readonly #deferred = new Set<string>();
   readonly #running = new Map<string, Promise<void>>();
+  /** Messages whose last turn hit an unavailable database, and how many times in a row. */
+  readonly #storageFaults = new Map<string, number>();
   readonly #sweep: PeriodicTask;
   #stopped = true;
   #pumpScheduled = false;
@@ -159,14 +162,41 @@ export class MessageDispatcher implements Worker {
       .then((turn) => {
         if (turn) this.#deferUntil(id, turn);
       })
-      .catch((error: unknown) =>
-        this.#logger.error({ err: error, messageId: id }, 'message delivery failed'),
+      .then(
+        () => {
+          this.#storageFaults.delete(id);
+        },
+        (error: unknown) => {
+          this.#logger.error({ err: error, messageId: id }, 'message delivery failed');
+          if (storeUnavailableReason(error) !== undefined) this.#redriveLater(id);
+        },
       )
       .finally(() => {
         this.#running.delete(id);
         this.#schedulePump();
       });
     this.#running.set(id, running);
+  }
+
+  /**
+   * A turn failed because the database could not be written (locked, read-only, full): the
+   * message may be left `pending` with its attempt recorded, which only start-up recovery would
+   * otherwise pick up. It is resumed here after a backoff (1 s, doubling up to 30 s) until the
+   * database takes it; a `queued` one is the sweep's.
+   */
+  #redriveLater(id: string): void {
+    const faults = (this.#storageFaults.get(id) ?? 0) + 1;
+    this.#storageFaults.set(id, faults);
+    const delay = Math.min(1000 * 2 ** (faults - 1), 30_000);
+    this.#deferred.add(id);
+    setTimeout(() => {
+      this.#deferred.delete(id);
+      if (this.#stopped || this.#running.has(id)) return;
+      this.#run(id, async () => {
+        await this.#options.delivery.resumePending(id);
+        return undefined;
+      });
+    }, delay).unref();
   }
 
   /** Takes the message up again once `turn.resume` settles, keeping its pacing reservation. */

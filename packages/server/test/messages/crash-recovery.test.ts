@@ -31,7 +31,7 @@ describe('crash recovery', () => {
       RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: 'info',
     };
-    const seeded = await runEntry('src/cli.ts', ['quickstart', '--json'], env);
+    const seeded = await runEntry('src/cli.ts', ['--create-database', 'quickstart', '--json'], env);
     expect(seeded.code, seeded.stderr).toBe(0);
     const key = (JSON.parse(seeded.stdout) as { apiKey: { key: string } }).apiKey.key;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

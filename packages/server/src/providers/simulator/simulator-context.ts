@@ -10,6 +10,11 @@ import {
   type TimerClock,
 } from '@switchboard/provider-kit';
 
+import { storeUnavailableReason } from '../../store/store-unavailable';
+
+/** Waits between offers of an event the gateway's sink refused (the last repeats). */
+const SINK_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000, 10_000];
+
 /**
  * What the parts of the simulator share: the clock and step length, the event delivery to the
  * gateway's sink, the instance's state store, and every pending timer (so `stop` cancels them).
@@ -31,7 +36,14 @@ export class SimulatorContext {
 
   /** Connects the simulator to the gateway. */
   attach(context: ProviderStartContext): void {
-    this.#delivery = new OrderedEventDelivery(context.sink, context.logger);
+    // A sink whose database is unavailable for a moment (locked, read-only, full) is offered
+    // the event again for about twenty seconds, in order, before it is given up; any other
+    // refusal is final.
+    this.#delivery = new OrderedEventDelivery(context.sink, context.logger, {
+      attempts: SINK_RETRY_DELAYS_MS.length + 1,
+      retryDelaysMs: SINK_RETRY_DELAYS_MS,
+      retryIf: (error) => storeUnavailableReason(error) !== undefined,
+    });
     this.#state = context.state;
   }
 
@@ -41,6 +53,7 @@ export class SimulatorContext {
     this.#timers.clear();
     const delivery = this.#delivery;
     this.#delivery = undefined;
+    delivery?.close();
     await delivery?.idle();
   }
 

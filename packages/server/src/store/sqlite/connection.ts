@@ -13,12 +13,12 @@ export type SqliteOrm = BetterSQLite3Database<typeof schema> & { $client: Databa
  * Opens (creating it and its directory when missing) the SQLite database at `path`, in WAL mode
  * with foreign keys enforced and a busy timeout so that a CLI and a server can share the file.
  */
-export function openSqlite(path: string): Database.Database {
+export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   // WAL + NORMAL is durable across process crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   return sqlite;

@@ -302,8 +302,11 @@ export class SqliteStore implements Store {
         outcomes.push(await this.#runUnit(unit.work, unitScope));
         if (!this.#sqlite.inTransaction) {
           // SQLite rolled the whole transaction back (a disk error, say): what the earlier units
-          // did is gone, so the whole group fails.
-          throw new Error('SQLite rolled back the transaction of a group commit');
+          // did is gone, so the whole group fails, with the error that caused it.
+          const last = outcomes.at(-1);
+          throw last && !last.ok
+            ? last.error
+            : new Error('SQLite rolled back the transaction of a group commit');
         }
       }
       transaction.commit();
@@ -407,6 +410,8 @@ export interface SqliteStoreOptions {
    * next to the database (created on first open).
    */
   encryptionKey?: string | undefined;
+  /** How long a statement waits for another connection's lock (`SQLITE_BUSY_TIMEOUT_MS`). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -416,7 +421,7 @@ export interface SqliteStoreOptions {
  * @example const store = openSqliteStore('./data/switchboard.db');
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  const sqlite = openSqlite(path);
+  const sqlite = openSqlite(path, options.busyTimeoutMs);
   let key: ResolvedEncryptionKey;
   try {
     migrateSqlite(createOrm(sqlite));
