@@ -2,7 +2,7 @@
  * The provider port: what a Switchboard provider adapter implements (`MessagingProvider`), the
  * requests it gets, the events it emits, the errors it throws, and the registry that builds it.
  */
-export { OrderedEventDelivery } from './ordered-event-delivery';
+export { OrderedEventDelivery, type OrderedEventDeliveryOptions } from './ordered-event-delivery';
 export type {
   MessagingProvider,
   ProviderAvailability,
@@ -66,6 +66,7 @@ export type {
   ProviderWhatsAppPairingCodeEvent,
   WhatsAppDisconnectReason,
 } from './provider-events';
+export { SinkUnavailableError } from './provider-events';
 export { healthWarning } from './provider-health-warning';
 export {
   type ProviderReaction,

@@ -335,3 +335,12 @@ export type ProviderInboundEventKind = ProviderInboundEvent['kind'];
  * delivered in order, one at a time.
  */
 export type ProviderEventSink = (event: ProviderInboundEvent) => Promise<void>;
+
+/**
+ * What the sink rejects with when the gateway could not record an event now (its database is
+ * locked, read-only or full) but will be able to later: offer the event again after a while.
+ * Any other rejection is final for that event.
+ */
+export class SinkUnavailableError extends Error {
+  override readonly name = 'SinkUnavailableError';
+}

@@ -138,9 +138,12 @@ export async function buildApp(
  * message dispatcher (and its recovery), the scheduler and the chat side. The server calls it
  * once its port is bound, so a start that fails to bind has run none of it.
  */
-export async function startWorkers(app: FastifyInstance): Promise<void> {
+export async function startWorkers(
+  app: FastifyInstance,
+  options: { exclusive?: boolean } = {},
+): Promise<void> {
   app.workers.add(app.services.webhookDispatcher);
-  await app.services.webhookDispatcher.start(app.log);
+  await app.services.webhookDispatcher.start(app.log, options);
   await startMessaging(app.services, app.workers, app.log);
   await startChats(app.services, app.workers, app.log);
 }

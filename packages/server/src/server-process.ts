@@ -76,7 +76,8 @@ export async function runServer(config: Config): Promise<FastifyInstance> {
   };
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
-  await startWorkers(app);
+  // Holding the SQLite lock, this is the only server on the database.
+  await startWorkers(app, { exclusive: lock !== undefined });
   if (config.webhookAllowPrivateUrls) {
     app.log.warn(
       'WEBHOOK_ALLOW_PRIVATE_URLS is on: webhooks, callback URLs and media URLs may reach http and private addresses (this machine, its network, cloud metadata). Development only: never on a server others can reach',

@@ -7,7 +7,7 @@ import type {
   ProviderLogger,
   ProviderRegistry,
 } from '@switchboard/provider-kit';
-import { ProviderError } from '@switchboard/provider-kit';
+import { ProviderError, SinkUnavailableError } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { DomainError } from '../domain/domain-error';
 import { ingressUrlOf } from '../domain/instances/instance-view';
@@ -16,6 +16,7 @@ import type { InboundContext, InboundHandler, ProviderHub } from '../providers/p
 import { PeriodicTask } from '../scheduler/periodic-task';
 import type { InstanceHealth, InstanceRecord } from '../store/instance-repository';
 import type { Store } from '../store/store';
+import { storeUnavailableReason } from '../store/store-unavailable';
 import type { Worker } from '../workers';
 import { StoreProviderStateStore } from './store-provider-state-store';
 
@@ -301,7 +302,19 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     return { provider, context, pacing };
   }
 
-  async #dispatch(
+  /**
+   * The sink of an instance's events: a database that cannot be written now answers the port's
+   * {@link SinkUnavailableError}, so the provider (or its upstream) offers the event again later.
+   */
+  #dispatch(
+    event: ProviderInboundEvent,
+    context: InboundContext,
+    logger: ProviderLogger,
+  ): Promise<void> {
+    return unavailableAsRetryable(() => this.#handle(event, context, logger));
+  }
+
+  async #handle(
     event: ProviderInboundEvent,
     context: InboundContext,
     logger: ProviderLogger,
@@ -326,8 +339,21 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       await handler(event, context);
     } catch (error) {
       // Not taken after all: a redelivery must be handled.
-      await receipts.release(context.instanceId, upstreamId);
+      await receipts.release(context.instanceId, upstreamId).catch(() => undefined);
       throw error;
     }
+  }
+}
+
+/** Runs a sink handler; a database that cannot be written now becomes the port's retryable error. */
+async function unavailableAsRetryable(handle: () => Promise<void>): Promise<void> {
+  try {
+    await handle();
+  } catch (error) {
+    const reason = storeUnavailableReason(error);
+    if (reason === undefined) throw error;
+    throw new SinkUnavailableError(`the event could not be recorded now: ${reason}`, {
+      cause: error,
+    });
   }
 }

@@ -145,4 +145,9 @@ export interface DeliveryRepository {
   listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>>;
   /** Moves a pending attempt's due time. */
   reschedule(id: string, at: Date): Promise<void>;
+  /**
+   * Frees every lease on a pending attempt, for a server that knows it is the only one on the
+   * database (the SQLite lock): the leases are a dead process's. Answers how many were freed.
+   */
+  releaseAllLeases(): Promise<number>;
 }

@@ -13,11 +13,15 @@ const UNAVAILABLE_CODES: ReadonlyArray<[prefix: string, reason: string]> = [
  * Why the database cannot serve now, when `error` is a storage condition that can pass (a lock
  * held by another process, a read-only or full disk, an I/O error), or undefined for any other
  * error. Such errors answer 503 `SERVICE_UNAVAILABLE`, never 500: nothing was written, and the
- * same request succeeds once the cause is gone.
+ * same request succeeds once the cause is gone. Errors that wrap one (`cause`) count too.
  * @example storeUnavailableReason(Object.assign(new Error('x'), { code: 'SQLITE_FULL' })) // 'the disk is full'
  */
-export function storeUnavailableReason(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  return UNAVAILABLE_CODES.find(([prefix]) => code.startsWith(prefix))?.[1];
+export function storeUnavailableReason(error: unknown, depth = 0): string | undefined {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string') {
+    const reason = UNAVAILABLE_CODES.find(([prefix]) => code.startsWith(prefix))?.[1];
+    if (reason !== undefined) return reason;
+  }
+  // Wrapped on its way up (a provider's sink error, say): the cause decides.
+  return cause !== undefined && depth < 5 ? storeUnavailableReason(cause, depth + 1) : undefined;
 }

@@ -124,12 +124,20 @@ export class WebhookDispatcher implements Worker {
   /**
    * Starts polling. A long outage's overdue backlog (attempts due more than a minute ago) is first
    * spread over the overdue window, oldest first, instead of being fired in one burst; what a
-   * short outage left goes out at once.
+   * short outage left goes out at once. `exclusive` (the server holds the database's lock) frees
+   * the leases a killed process left, so its in-flight attempts are made at once.
    */
-  async start(logger?: DispatcherLogger): Promise<void> {
+  async start(logger?: DispatcherLogger, options: { exclusive?: boolean } = {}): Promise<void> {
     if (logger) this.#log = logger;
     if (this.#started) return;
     this.#started = true;
+    if (options.exclusive) {
+      // The only server on this database: every lease is a dead process's, and its attempts go
+      // out now instead of when their leases would have run out.
+      const released = await this.#options.store.deliveries.releaseAllLeases();
+      if (released > 0)
+        this.#log.info({ released }, 'took over webhook deliveries of a dead process');
+    }
     await this.#spreadOverdue();
     this.wake();
   }

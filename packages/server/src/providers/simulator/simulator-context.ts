@@ -6,11 +6,10 @@ import type {
 import {
   OrderedEventDelivery,
   ProviderError,
+  SinkUnavailableError,
   sleep,
   type TimerClock,
 } from '@switchboard/provider-kit';
-
-import { storeUnavailableReason } from '../../store/store-unavailable';
 
 /** Waits between offers of an event the gateway's sink refused (the last repeats). */
 const SINK_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000, 10_000];
@@ -42,7 +41,7 @@ export class SimulatorContext {
     this.#delivery = new OrderedEventDelivery(context.sink, context.logger, {
       attempts: SINK_RETRY_DELAYS_MS.length + 1,
       retryDelaysMs: SINK_RETRY_DELAYS_MS,
-      retryIf: (error) => storeUnavailableReason(error) !== undefined,
+      retryIf: (error) => error instanceof SinkUnavailableError,
     });
     this.#state = context.state;
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import type {
   ClaimedDelivery,
@@ -169,6 +169,19 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
         .orderBy(desc(webhookDeliveries.id))
         .limit(query.limit)
         .all(),
+    );
+  }
+
+  releaseAllLeases(): Promise<number> {
+    return this.run(
+      (db) =>
+        db
+          .update(webhookDeliveries)
+          .set({ leaseOwner: null, leaseUntil: null })
+          .where(
+            and(eq(webhookDeliveries.status, 'pending'), isNotNull(webhookDeliveries.leaseOwner)),
+          )
+          .run().changes,
     );
   }
 
