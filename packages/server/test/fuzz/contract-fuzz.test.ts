@@ -61,7 +61,7 @@ function validArbitrary(schema: unknown): fc.Arbitrary<unknown> | undefined {
   try {
     const arbitrary = zodFastCheck.inputOf(schema as ZodTypeAny);
     // A schema whose refinements reject most candidates would stall generation: probe it.
-    fc.sample(arbitrary, { numRuns: 3, seed: SEED });
+    fc.sample(arbitrary, { numRuns: 300, seed: SEED });
     return arbitrary;
   } catch {
     return undefined;
@@ -148,16 +148,19 @@ function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
 }
 
 /** The body arbitrary of a route: schema-valid, mutated, or anything. */
-function bodyArbitrary(route: AppRoute): fc.Arbitrary<unknown> {
-  const valid = 'body' in route ? validArbitrary(route.body) : undefined;
+function bodyArbitrary(route: AppRoute, fromSchema: boolean): fc.Arbitrary<unknown> {
+  const valid = fromSchema && 'body' in route ? validArbitrary(route.body) : undefined;
   return valid === undefined
     ? anyValue
     : fc.oneof({ weight: 2, arbitrary: valid }, { weight: 2, arbitrary: mutated(valid) }, anyValue);
 }
 
 /** A query string: from the schema (values stringified), mutated, or random pairs. */
-function queryArbitrary(route: AppRoute): fc.Arbitrary<Record<string, string>> {
-  const valid = validArbitrary(route.query);
+function queryArbitrary(
+  route: AppRoute,
+  fromSchema: boolean,
+): fc.Arbitrary<Record<string, string>> {
+  const valid = fromSchema ? validArbitrary(route.query) : undefined;
   const random = fc.dictionary(fc.string({ maxLength: 20 }), nastyString, { maxKeys: 5 });
   if (valid === undefined) return random;
   const stringified = valid.map((query) =>
@@ -327,28 +330,35 @@ describe('a property-based fuzz over every operation', () => {
       const headers: Record<string, string> = route.path.startsWith('/admin')
         ? { ...adminHeaders }
         : bearer(key);
-      const sample = fc.record({
-        body: bodyArbitrary(route),
-        query: queryArbitrary(route),
-        params: fc.array(pathParam, { minLength: paramCount, maxLength: paramCount }),
-        encoding,
-      });
       const before = problems.length;
-      const property = fc.asyncProperty(sample, async (drawn) => {
-        const request = requestOf(route, drawn, headers);
-        const response = await app.inject(request);
-        requests += 1;
-        const reached = reachedRoute(routes, route, route.method, String(request.url));
-        const problem = violation(reached, response.statusCode, response.body);
-        if (problem !== undefined) {
-          problems.push(
-            `${name} ${request.method} ${String(request.url).slice(0, 120)}: ${problem}`,
-          );
-        }
-        return problem === undefined;
-      });
+      const run = (fromSchema: boolean) => {
+        const sample = fc.record({
+          body: bodyArbitrary(route, fromSchema),
+          query: queryArbitrary(route, fromSchema),
+          params: fc.array(pathParam, { minLength: paramCount, maxLength: paramCount }),
+          encoding,
+        });
+        const property = fc.asyncProperty(sample, async (drawn) => {
+          const request = requestOf(route, drawn, headers);
+          const response = await app.inject(request);
+          requests += 1;
+          const reached = reachedRoute(routes, route, route.method, String(request.url));
+          const problem = violation(reached, response.statusCode, response.body);
+          if (problem !== undefined) {
+            problems.push(
+              `${name} ${request.method} ${String(request.url).slice(0, 120)}: ${problem}`,
+            );
+          }
+          return problem === undefined;
+        });
+        return fc.assert(property, { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true });
+      };
       try {
-        await fc.assert(property, { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true });
+        await run(true).catch((error: unknown) => {
+          // zod-fast-check cannot satisfy some refinements: those routes get generic inputs.
+          if (!String(error).includes('Unable to generate valid values')) throw error;
+          return run(false);
+        });
       } catch (error) {
         // A violation is already in `problems`; anything else (a request that threw) is one too.
         if (problems.length === before) problems.push(`${name}: ${String(error).slice(0, 500)}`);
