@@ -14,11 +14,12 @@ export const attachmentsContract = c.router({
     path: '/v1/attachments/:id',
     summary: 'Download an attachment',
     description:
-      'The bytes of a stored attachment, with its Content-Type and a Content-Disposition carrying the file name: an inbound attachment (`att_…`, through its `downloadUrl`, valid 1 hour), or a `base64` attachment of a send (`media_…`, the URL handed to upstreams that fetch media by URL, valid 24 hours, gone with the message). Needs no API key. A bad or expired signature answers 403 `FORBIDDEN` in the JSON envelope.',
+      "The bytes of a stored attachment, served with the file's own Content-Type (its MIME type, e.g. `image/jpeg`, `application/pdf`; `application/octet-stream` when unknown) and a Content-Disposition carrying the file name: an inbound attachment (`att_…`, through its `downloadUrl`, valid 1 hour), or a `base64` attachment of a send (`media_…`, the URL handed to upstreams that fetch media by URL, valid 24 hours, gone with the message). Needs no API key. A bad or expired signature answers 403 `FORBIDDEN` in the JSON envelope.",
     pathParams: AttachmentPathParams,
     query: AttachmentDownloadQuery,
     responses: {
-      200: c.otherResponse({ contentType: 'application/octet-stream', body: z.unknown() }),
+      // The file's own type (image/jpeg, application/pdf…): any media type.
+      200: c.otherResponse({ contentType: '*/*', body: z.unknown() }),
       ...errors('VALIDATION_ERROR', 'FORBIDDEN', 'NOT_FOUND', 'INTERNAL_ERROR'),
     },
     metadata: { tag: 'Attachments', auth: false, rateLimited: false } satisfies RouteMetadata,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostResolver, ResolvedAddress } from '../../src/egress/safe-dispatcher';
 import { FORBIDDEN_URLS } from '../support/forbidden-urls';
 import { bodyOf } from '../support/test-app';
-import { buildMessagingApp, SENDER } from './messaging-fixture';
+import { buildMessagingApp } from './messaging-fixture';
 
 type Failure = { error: { code: string; message: string } };
 

@@ -72,3 +72,22 @@ export function listeningPort(child: ChildProcess): Promise<number> {
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${buffer}`)));
   });
 }
+
+/**
+ * Resolves when a server child has finished starting (recovery run, workers started): the
+ * "Switchboard ready" line, logged after "Server listening". Call it before that line can appear.
+ */
+export function serverReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      if (buffer.includes('Switchboard ready')) {
+        child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${buffer}`)));
+  });
+}

@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { InProcessEventBus } from '../../src/events/event-bus';
 import { EventService } from '../../src/events/event-service';
 import { adminHeaders, createCustomerWithKey } from '../support/admin-helpers';
-import { completion, listeningPort, spawnEntry } from '../support/child-process';
+import { completion, serverReady, spawnEntry } from '../support/child-process';
 import { bearer, bodyOf, buildTestApp } from '../support/test-app';
 import {
   buildWebhookApp,
@@ -376,8 +376,15 @@ describe('durability', () => {
     second.clock.advance(1000);
     await waitFor(() => hook.requests.length === 2, 5000, 'the retry after the restart');
     expect(hook.requests[1]?.body.toString('utf8')).toBe(event.payload);
-    const log = await deliveriesOf(second.app, first.auth, webhook.id);
-    expect(log.map((row) => [row.attempt, row.trigger, row.status])).toEqual([
+    // The receiver sees the request before the server has recorded its answer.
+    const chain = async () =>
+      (await deliveriesOf(second.app, first.auth, webhook.id)).map((row) => [
+        row.attempt,
+        row.trigger,
+        row.status,
+      ]);
+    await waitFor(async () => (await chain()).at(-1)?.[2] !== 'pending');
+    expect(await chain()).toEqual([
       [1, 'event', 'retrying'],
       [2, 'retry', 'delivered'],
     ]);
@@ -485,7 +492,8 @@ describe('durability', () => {
       second.kill('SIGTERM');
       await exited;
     });
-    await listeningPort(second);
+    // Fully started: a server that holds the database's lock frees every lease as it starts.
+    await serverReady(second);
     // Recorded without waking this process's dispatcher: both processes find the work by polling.
     const recorder = new EventService(first.clock, new InProcessEventBus());
     for (let index = 0; index < 30; index += 1) {
