@@ -45,6 +45,11 @@ export interface ProviderConformanceOptions {
     unreachable?: string;
     /** Reachable, but every delivery fails. */
     failing?: string;
+    /**
+     * The members of the group the suite creates (default: `deliverable` alone); iMessage needs
+     * two, since a one-member group is the direct chat.
+     */
+    groupMembers?: readonly string[];
     /** Recipients of messages whose edits fail, with the code each edit fails with. */
     editFailures?: readonly { address: string; code: 'EDIT_FAILED' | 'PROVIDER_TIMEOUT' }[];
   };
@@ -486,7 +491,7 @@ export function describeProviderConformance(options: ProviderConformanceOptions)
         const chat = await provider.createGroup({
           channel,
           from: options.from,
-          participants: [recipients.deliverable],
+          participants: recipients.groupMembers ?? [recipients.deliverable],
           name: 'Conformance',
           text: 'Welcome',
         });

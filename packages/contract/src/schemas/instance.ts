@@ -75,6 +75,17 @@ export const BlueBubblesInstanceConfig = component(
         example: 'https://mac.example.com:1234',
       }),
       password: secret('The BlueBubbles Server password.'),
+      address: doc(
+        z
+          .string()
+          .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164')
+          .optional(),
+        {
+          description:
+            "The Mac's iMessage phone number (E.164), as the customer's number names it: inbound messages are received on it. Defaults to the iMessage account BlueBubbles detects.",
+          example: '+14155550100',
+        },
+      ),
       sendMethod: doc(z.enum(['auto', 'private-api', 'apple-script']).default('auto'), {
         description:
           '`auto` (default): the Private API when its helper is connected, AppleScript otherwise.',

@@ -92,8 +92,7 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     this.#options = options;
     this.#healthTask = new PeriodicTask({
       name: 'instance-health',
-      // The first check comes one interval after start: until then an instance keeps the health
-      // its last check recorded (`unknown` for a new one).
+      // The first check runs at start (see `start`), the next ones every interval.
       intervalMs: options.healthIntervalMs,
       run: () => this.checkHealth(),
       onError: (error) => this.#logger.error({ err: error }, 'instance health check failed'),
@@ -135,6 +134,9 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     await Promise.all(instances.filter((i) => i.enabled).map((i) => this.#startLogged(i)));
     this.#healthTask.start();
     this.#syncTask.start();
+    // The first health check at start, not one interval later; in the background, so a Mac or an
+    // account that does not answer never holds up the start.
+    void this.#healthTask.runNow();
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,6 @@ import type { ProviderLogger } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AttachmentDownloads } from '../domain/attachments/attachment-download';
-import { fetchAttachment } from '../domain/attachments/attachment-fetcher';
 import type { AttachmentSigner } from '../domain/attachments/attachment-signer';
 import { ChatService } from '../domain/chats/chat-service';
 import { ForwardingLogger } from '../domain/inbound/forwarding-logger';
@@ -15,14 +14,11 @@ import { SandboxService } from '../domain/sandbox/sandbox-service';
 import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection-handlers';
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
 import type { OutboundUrlPolicy } from '../egress/outbound-url';
-import { createSafeDispatcher } from '../egress/safe-dispatcher';
 import type { EventRecorder } from '../events/event-recorder';
 import type { ProviderHub } from '../providers/provider-hub';
 import type { Store } from '../store/store';
 import type { Workers } from '../workers';
-
-/** How long fetching one inbound attachment from an upstream URL may take. */
-const ATTACHMENT_FETCH_TIMEOUT_MS = 30_000;
+import type { GuardedMediaFetch } from './guarded-media-fetch';
 
 /** The chats, inbound, WhatsApp session, attachment and sandbox services. */
 export interface ChatServices {
@@ -62,6 +58,8 @@ export interface ChatDependencies {
   optOuts: OptOutLedger;
   /** The URL-safety policy of customer-given URLs. */
   urlPolicy: OutboundUrlPolicy;
+  /** Fetches files by URL through the address guard (inbound media). */
+  mediaFetch: GuardedMediaFetch;
 }
 
 /**
@@ -71,7 +69,6 @@ export interface ChatDependencies {
 export function createChatServices(deps: ChatDependencies): ChatServices {
   const { store, clock, config, events, hub, attachmentSigner } = deps;
   const logger = new ForwardingLogger();
-  const dispatcher = createSafeDispatcher({ allowPrivate: config.webhookAllowPrivateUrls });
   const inboundMessages = new InboundMessageReceiver({
     store,
     events,
@@ -83,13 +80,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
     attachments: {
       signer: attachmentSigner,
       maxBytes: config.inboundAttachmentMaxBytes,
-      fetch: (url, headers) =>
-        fetchAttachment(url, headers, {
-          dispatcher,
-          allowPrivate: config.webhookAllowPrivateUrls,
-          maxBytes: config.inboundAttachmentMaxBytes,
-          timeoutMs: ATTACHMENT_FETCH_TIMEOUT_MS,
-        }),
+      fetch: (url, headers) => deps.mediaFetch.fetch(url, headers),
     },
   });
   const inboundDeps: InboundDeps = { store, events, clock, logger };
@@ -119,7 +110,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       store.messages,
     ),
     chatLogger: logger,
-    closeAttachmentFetches: () => dispatcher.close(),
+    closeAttachmentFetches: () => deps.mediaFetch.close(),
   };
 }
 

@@ -1,6 +1,10 @@
 import { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { timerClockOf } from '../provider-runtime/timer-clock-of';
+import {
+  type BlueBubblesFactoryOptions,
+  createBlueBubblesFactory,
+} from '../providers/bluebubbles/bluebubbles-factory';
 import { createSimulatorFactory } from '../providers/simulator/simulator-factory';
 import { createTwilioFactory } from '../providers/twilio/twilio-factory';
 
@@ -12,11 +16,13 @@ export interface DefaultProviderRegistryOptions {
   clock: Clock;
   /** `PROVIDER_HTTP_TIMEOUT_MS`: the deadline of one upstream API call. */
   httpTimeoutMs?: number;
+  /** Media fetching and limits of BlueBubbles instances. */
+  bluebubbles?: Omit<BlueBubblesFactoryOptions, 'timeoutMs'>;
 }
 
 /**
- * The adapters this server can run instances of: the simulator and Twilio. BlueBubbles and
- * Baileys register here as they are built.
+ * The adapters this server can run instances of: the simulator, BlueBubbles and Twilio. Baileys
+ * registers here as it is built.
  */
 export function createDefaultProviderRegistry(
   options: DefaultProviderRegistryOptions,
@@ -26,6 +32,12 @@ export function createDefaultProviderRegistry(
       createSimulatorFactory({
         stepMs: options.simulatorStepMs,
         clock: timerClockOf(options.clock),
+      }),
+    )
+    .register(
+      createBlueBubblesFactory({
+        ...options.bluebubbles,
+        ...(options.httpTimeoutMs === undefined ? {} : { timeoutMs: options.httpTimeoutMs }),
       }),
     )
     .register(

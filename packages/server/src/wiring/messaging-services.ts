@@ -25,6 +25,7 @@ import { MessageScheduler } from '../scheduler/message-scheduler';
 import type { Store } from '../store/store';
 import type { Workers } from '../workers';
 import { createDefaultProviderRegistry } from './default-provider-registry';
+import type { GuardedMediaFetch } from './guarded-media-fetch';
 
 /** The messaging part of the services: providers, messages, capabilities and their workers. */
 export interface MessagingServices {
@@ -62,6 +63,8 @@ export interface MessagingDependencies {
   optOuts: OptOutLedger;
   /** The URL-safety policy of customer-given URLs. */
   urlPolicy: OutboundUrlPolicy;
+  /** Fetches customers' media URLs through the address guard, for adapters that upload files. */
+  mediaFetch: GuardedMediaFetch;
 }
 
 /** Builds the messaging services; nothing runs until {@link startMessaging}. */
@@ -76,6 +79,10 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
         simulatorStepMs: config.simulatorStepMs,
         clock,
         httpTimeoutMs: config.providerHttpTimeoutMs,
+        bluebubbles: {
+          maxAttachmentBytes: config.inboundAttachmentMaxBytes,
+          fetchMedia: (url) => deps.mediaFetch.fetch(url),
+        },
       }),
     healthIntervalMs: config.instanceHealthIntervalMs,
     publicBaseUrl: config.publicBaseUrl,

@@ -20,6 +20,7 @@ import { EventStreamHub } from '../events/event-stream-hub';
 import type { Store } from '../store/store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
+import { createGuardedMediaFetch } from './guarded-media-fetch';
 import { createMessagingServices, type MessagingServices } from './messaging-services';
 
 /** The domain services the HTTP routes and the CLI call. */
@@ -121,8 +122,10 @@ export function createServices(
     allowPrivate: config.webhookAllowPrivateUrls,
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
+  const mediaFetch = createGuardedMediaFetch(config);
   const messaging = createMessagingServices({
     urlPolicy,
+    mediaFetch,
     store,
     clock,
     config,
@@ -166,6 +169,7 @@ export function createServices(
       messageEvents: messaging.messageEvents,
       optOuts,
       urlPolicy,
+      mediaFetch,
     }),
     optOuts,
     callbacks,

@@ -225,9 +225,16 @@ describe('POST /v1/messages/:id/reactions', () => {
       remove: true,
       message: { fromMe: true },
     });
-    const unknown = await t.request('POST', `/v1/messages/${id}/reactions`, { type: '🎉' });
-    expect(unknown.statusCode).toBe(400);
-    expect(errorCodeOf(unknown)).toBe('VALIDATION_ERROR');
+    // An emoji tapback (iOS 17+/macOS 14+) passes through to the instance; words do not.
+    const emoji = await t.request('POST', `/v1/messages/${id}/reactions`, { type: '🎉' });
+    expect(emoji.statusCode).toBe(200);
+    expect(bodyOf(emoji).data).toEqual({ messageId: id, reaction: '🎉' });
+    expect(calls.reactions.at(-1)).toMatchObject({ reaction: { type: 'emoji', emoji: '🎉' } });
+    for (const type of ['banana', '🎉🎉', '-🎉']) {
+      const unknown = await t.request('POST', `/v1/messages/${id}/reactions`, { type });
+      expect(unknown.statusCode, type).toBe(400);
+      expect(errorCodeOf(unknown)).toBe('VALIDATION_ERROR');
+    }
   });
 
   it('maps tapbacks to emoji on whatsapp and passes other strings through', async () => {

@@ -145,7 +145,7 @@ export class MessageActions {
     if (!parsed) {
       throw new DomainError(
         'VALIDATION_ERROR',
-        'type: imessage accepts love, like, dislike, laugh, emphasize, question or their negative forms (-love, …)',
+        'type: imessage accepts love, like, dislike, laugh, emphasize, question, their negative forms (-love, …) or a single emoji',
       );
     }
     const sender = instanceAddressOf(message);

@@ -36,10 +36,15 @@ export function appliedReaction(reaction: ProviderReaction, channel: ReactionCha
   return channel === 'whatsapp' ? WHATSAPP_TAPBACK_EMOJI[reaction.type] : reaction.type;
 }
 
+/** The `v` flag (Unicode sets), which the compile target does not know yet but Node 20 runs. */
+const UNICODE_SETS: string = 'v';
+/** One emoji, modifiers and joiners included. */
+const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', UNICODE_SETS);
+
 /**
- * Reads a reaction type for a message on `channel`: the twelve tapback values everywhere, and on
- * whatsapp any other string as an emoji; null when the channel does not accept it (imessage with
- * an unknown value).
+ * Reads a reaction type for a message on `channel`: the twelve tapback values everywhere; on
+ * whatsapp any other string as an emoji; on imessage a single emoji (an emoji tapback, which the
+ * sending instance may still refuse with CHANNEL_NOT_SUPPORTED on an older macOS); null otherwise.
  */
 export function parseReaction(type: string, channel: ReactionChannel): ParsedReaction | null {
   if (isKnownReactionType(type)) {
@@ -47,6 +52,6 @@ export function parseReaction(type: string, channel: ReactionChannel): ParsedRea
     const reaction = { type: (remove ? type.slice(1) : type) as TapbackType };
     return { reaction, remove, applied: remove ? type : appliedReaction(reaction, channel) };
   }
-  if (channel !== 'whatsapp') return null;
+  if (channel !== 'whatsapp' && !SINGLE_EMOJI.test(type)) return null;
   return { reaction: { type: 'emoji', emoji: type }, remove: false, applied: type };
 }

@@ -1,0 +1,1299 @@
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  errorBody,
+  type FakeBlueBubblesAttachment,
+  type FakeBlueBubblesChat,
+  type FakeBlueBubblesMessage,
+  macOsMajor,
+  messageGuid,
+  newMessage,
+  serializeAttachment,
+  serializeChat,
+  serializeHandle,
+  TAPBACK_REACTIONS,
+  WEBHOOK_EVENT_TYPES,
+} from './fake-bluebubbles-model';
+
+/** Switches of the Mac behind the fake: what BlueBubbles reports in `/server/info` and enforces. */
+export interface FakeBlueBubblesSwitches {
+  /** The Private API is enabled in BlueBubbles' settings. */
+  privateApi: boolean;
+  /** The Private API helper (injected into Messages) is connected. */
+  helperConnected: boolean;
+  /** macOS version, e.g. `14.5.0`: edit and unsend need 13+, emoji tapbacks 14+. */
+  macOsVersion: string;
+  /** The iMessage account detected, or null. */
+  detectedIMessage: string | null;
+  /** The iCloud account detected, or null. */
+  detectedICloud: string | null;
+  /** `/chat/new` writes `any;-;` GUIDs for direct chats (macOS 26 Tahoe). */
+  anyGuids: boolean;
+  /**
+   * `/message/react` accepts any single emoji (newer servers on macOS 14+). Off by default, as in
+   * bluebubbles-server f2e2286, whose validator takes only the twelve classic tapback strings.
+   */
+  emojiTapbacks: boolean;
+}
+
+/** Fault injection: each counter goes down as it is used. */
+export interface FakeBlueBubblesFaults {
+  /** Every webhook is posted twice. */
+  duplicateWebhooks?: boolean;
+  /** A sent message's `updated-message` (delivered) is posted before its `new-message`. */
+  outOfOrder?: boolean;
+  /** The next N webhooks are never posted (only reconciliation can find what they said). */
+  loseWebhooks?: number;
+  /**
+   * The next N sends are delivered (webhooks and all) but answer 500 only after `delayMs`, as
+   * AppleScript sends do on some Macs after ~120 s (bluebubbles-server #801).
+   */
+  hangingSends?: { count: number; delayMs: number };
+  /** The next N API calls answer 500 without doing anything. */
+  serverErrors?: number;
+}
+
+/** Settings of a fake BlueBubbles Server. */
+export interface FakeBlueBubblesOptions {
+  /** The server password (random by default). */
+  password?: string;
+  /** Loopback port (random by default). */
+  port?: number;
+  /** Milliseconds between the steps of a sent message: sent, delivered, read (default 20). */
+  stepMs?: number;
+  /** Initial switches. */
+  switches?: Partial<FakeBlueBubblesSwitches>;
+  /** The time source (epoch ms). */
+  now?: () => number;
+}
+
+/** A webhook registered through `POST /api/v1/webhook`. */
+interface FakeWebhook {
+  id: number;
+  url: string;
+  events: { label: string; value: string }[];
+}
+
+/** One call the fake made to a webhook, for tests. */
+export interface FakeBlueBubblesWebhookCall {
+  /** The event type. */
+  type: string;
+  /** What was posted as `data`. */
+  data: unknown;
+}
+
+type Query = Record<string, string | undefined>;
+type Body = Record<string, unknown>;
+
+/** An HTTP error in BlueBubbles' envelope. */
+class FakeHttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 500 | 504,
+    message: string,
+    readonly error: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const PRIVATE_API_DISABLED = 'iMessage Private API is not enabled!';
+const HELPER_DISCONNECTED = 'iMessage Private API Helper is not connected!';
+/** Messages' error code of a recipient not registered with iMessage. */
+const NOT_REGISTERED = 22;
+const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
+/** One emoji, modifiers and joiners included (the `v` flag's RGI_Emoji property). */
+const UNICODE_SETS: string = 'v';
+const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', UNICODE_SETS);
+
+/**
+ * A faithful local BlueBubbles Server for tests and manual trials (`pnpm fake:bluebubbles`): the
+ * REST API under `/api/v1` with password query auth and BlueBubbles' `{status, message, data}`
+ * envelope and error shapes, an in-memory Messages database (chats, handles, messages,
+ * attachments), the send-method and `tempGuid` rules, Private API and macOS version gates,
+ * webhooks posted in BlueBubbles' own shapes (unsigned, never retried), injectors that play
+ * contacts, and fault switches. Control routes live under `/_fake/`.
+ */
+export class FakeBlueBubbles {
+  /** The server password. */
+  readonly password: string;
+  /** Milliseconds between lifecycle steps. */
+  stepMs: number;
+  /** What the Mac reports and enforces. */
+  readonly switches: FakeBlueBubblesSwitches;
+  /** Fault switches. */
+  faults: FakeBlueBubblesFaults = {};
+  /** Addresses iMessage does not reach (sends to them fail with error 22; SMS works). */
+  readonly notOnIMessage = new Set<string>();
+  /** Addresses reachable by FaceTime (default: every iMessage address). */
+  readonly noFaceTime = new Set<string>();
+  /** Addresses with a Focus on (`/handle/:address/focus` answers `silenced`). */
+  readonly focused = new Set<string>();
+  /** Addresses whose messages never report `read` (read receipts off). */
+  readonly noReadReceipts = new Set<string>();
+  /** Every message, by GUID. */
+  readonly messages = new Map<string, FakeBlueBubblesMessage>();
+  /** Every chat, by GUID. */
+  readonly chats = new Map<string, FakeBlueBubblesChat>();
+  /** Every webhook call made, in order. */
+  readonly webhookCalls: FakeBlueBubblesWebhookCall[] = [];
+  /** API calls received, as `METHOD /path`, in order (for tests that count sends). */
+  readonly calls: string[] = [];
+  /** Typing indicators the API turned on, by chat GUID. */
+  readonly typing = new Map<string, boolean>();
+
+  readonly #port: number;
+  readonly #now: () => number;
+  readonly #webhooks: FakeWebhook[] = [];
+  readonly #handles = new Map<string, number>();
+  readonly #chatRows = new Map<string, number>();
+  readonly #uploads = new Map<string, { name: string; data: Uint8Array; mimeType: string }>();
+  /** tempGuids of sends in progress: BlueBubbles' `sendCache`. */
+  readonly #sendCache = new Set<string>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #pending = new Set<Promise<unknown>>();
+  #rowId = 0;
+  #webhookId = 0;
+  #app: FastifyInstance | undefined;
+  #baseUrl = '';
+
+  /** A fake Mac; call `start` to serve it. */
+  constructor(options: FakeBlueBubblesOptions = {}) {
+    this.password = options.password ?? randomUUID();
+    this.stepMs = options.stepMs ?? 20;
+    this.#port = options.port ?? 0;
+    this.#now = options.now ?? Date.now;
+    this.switches = {
+      privateApi: true,
+      helperConnected: true,
+      macOsVersion: '14.6.1',
+      detectedIMessage: 'mac@icloud.com',
+      detectedICloud: 'mac@icloud.com',
+      anyGuids: false,
+      emojiTapbacks: false,
+      ...options.switches,
+    };
+  }
+
+  /** The server URL (`http://127.0.0.1:<port>`), as an operator configures it. */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  /** Serves the fake on loopback; answers its base URL. */
+  async start(): Promise<string> {
+    const app = Fastify({ logger: false, bodyLimit: 100 * 1024 * 1024 });
+    await app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
+    app.setErrorHandler((error, _request, reply) => {
+      if (error instanceof FakeHttpError) {
+        return reply
+          .status(error.status)
+          .send(errorBody(error.status, error.message, error.error, error.data));
+      }
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      return reply
+        .status(status)
+        .send(errorBody(status === 400 ? 400 : 500, 'Error', String(error)));
+    });
+    this.#routes(app);
+    this.#controlRoutes(app);
+    await app.listen({ port: this.#port, host: '127.0.0.1' });
+    this.#app = app;
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    this.#baseUrl = `http://127.0.0.1:${port}`;
+    return this.#baseUrl;
+  }
+
+  /** Cancels pending steps and closes the server. */
+  async stop(): Promise<void> {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    await Promise.allSettled([...this.#pending]);
+    const app = this.#app;
+    this.#app = undefined;
+    await app?.close();
+  }
+
+  /** Waits until every webhook posted so far was answered. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /** The URLs registered through the webhook API. */
+  webhookUrls(): string[] {
+    return this.#webhooks.map((webhook) => webhook.url);
+  }
+
+  /** Messages the Mac sent, oldest first. */
+  sent(): FakeBlueBubblesMessage[] {
+    return [...this.messages.values()].filter((m) => m.isFromMe && m.itemType === 0);
+  }
+
+  // ---- injectors: what contacts and the Mac's own user do ----
+
+  /**
+   * A contact sends a message: stored and posted as `new-message`. Into `chatGuid` when given (a
+   * group), else the direct iMessage chat with `from`.
+   */
+  inbound(input: {
+    from: string;
+    text?: string;
+    chatGuid?: string;
+    attachments?: { mimeType: string; name: string; data: Uint8Array; isSticker?: boolean }[];
+    replyTo?: string;
+    associatedMessageGuid?: string;
+    associatedMessageType?: string;
+    isAudioMessage?: boolean;
+    /** The message GUID (random by default). */
+    guid?: string;
+    /** False to store the message without posting its webhook (a webhook built by hand). */
+    post?: boolean;
+  }): FakeBlueBubblesMessage {
+    const chat = input.chatGuid
+      ? this.#chat(input.chatGuid)
+      : this.#ensureChat(`iMessage;-;${input.from}`, [input.from]);
+    this.#handleRow(input.from);
+    const message = this.#insert({
+      chatGuid: chat.guid,
+      isFromMe: false,
+      handle: input.from,
+      text: input.text ?? (input.attachments?.length ? '\ufffc' : ''),
+      attachments: (input.attachments ?? []).map((file) => ({
+        guid: `at_${messageGuid()}`,
+        mimeType: file.mimeType,
+        transferName: file.name,
+        data: file.data,
+        isOutgoing: false,
+        isSticker: file.isSticker ?? false,
+      })),
+      threadOriginatorGuid: input.replyTo ?? null,
+      threadOriginatorPart: input.replyTo ? '0:0:0' : null,
+      associatedMessageGuid: input.associatedMessageGuid ?? null,
+      associatedMessageType: input.associatedMessageType ?? null,
+      isAudioMessage: input.isAudioMessage ?? false,
+      ...(input.guid ? { guid: input.guid } : {}),
+    });
+    chat.read = false;
+    if (input.post !== false) this.#post('new-message', this.#serialize(message, true));
+    return message;
+  }
+
+  /** A chat that exists on the Mac already (a group the Mac is in, a contact it talked to). */
+  addChat(guid: string, participants: string[], displayName = ''): FakeBlueBubblesChat {
+    const chat = this.#ensureChat(guid, participants);
+    chat.displayName = displayName;
+    return chat;
+  }
+
+  /**
+   * A message as BlueBubbles posts it in a webhook of `type` (for tests that build calls by hand):
+   * `updated-message` payloads carry no `chats`.
+   */
+  webhookBody(type: string, guid: string, extra: Record<string, unknown> = {}): string {
+    const message = this.#message(guid);
+    return JSON.stringify({
+      type,
+      data: { ...this.#serialize(message, type !== 'updated-message'), ...extra },
+    });
+  }
+
+  /** Marks a sent message delivered now (without posting anything). */
+  markDelivered(guid: string): void {
+    const message = this.#message(guid);
+    message.dateDelivered = this.#now();
+    message.dateUpdated = message.dateDelivered;
+  }
+
+  /**
+   * A contact reacts to a message with a tapback (`love`, `-love` to take it back, `sticker`, or
+   * BlueBubbles' numeric string for newer kinds such as an emoji tapback, `2006`, with the emoji in
+   * the text). The target is written in BlueBubbles' raw `p:<part>/<guid>` form.
+   */
+  tapback(input: {
+    from: string;
+    target: string;
+    reaction: string;
+    text?: string;
+    chatGuid?: string;
+  }): FakeBlueBubblesMessage {
+    const target = this.#message(input.target);
+    return this.inbound({
+      from: input.from,
+      chatGuid: input.chatGuid ?? target.chatGuid,
+      text: input.text ?? `${input.reaction} “${target.text ?? ''}”`,
+      associatedMessageGuid: `p:0/${target.guid}`,
+      associatedMessageType: input.reaction,
+    });
+  }
+
+  /** The Mac's own user types a message on the Mac (not through the API): `isFromMe`, no `tempGuid`. */
+  deviceSend(input: { to: string; text: string }): FakeBlueBubblesMessage {
+    const chat = this.#ensureChat(`iMessage;-;${input.to}`, [input.to]);
+    const message = this.#insert({
+      chatGuid: chat.guid,
+      isFromMe: true,
+      handle: input.to,
+      text: input.text,
+    });
+    this.#post('new-message', this.#serialize(message, true));
+    return message;
+  }
+
+  /** A contact edits (text) or unsends (null) one of their messages: `updated-message`. */
+  contactChanges(guid: string, text: string | null): void {
+    const message = this.#message(guid);
+    const now = this.#now();
+    if (text === null) {
+      message.dateRetracted = now;
+      message.text = '';
+    } else {
+      message.dateEdited = now;
+      message.text = text;
+    }
+    message.dateUpdated = now;
+    this.#post('updated-message', this.#serialize(message, false));
+  }
+
+  /** A contact starts or stops typing in a direct chat: `typing-indicator`. */
+  contactTyping(from: string, display: boolean): void {
+    const chat = this.#ensureChat(`iMessage;-;${from}`, [from]);
+    this.#post('typing-indicator', { display, guid: chat.guid });
+  }
+
+  /**
+   * A member changes a group: renames it (`title`), adds or removes someone, or leaves. Posted as
+   * BlueBubbles does: a message with `itemType`/`groupActionType`, the member as a handle ROWID.
+   */
+  groupChange(input: {
+    chatGuid: string;
+    actor: string;
+    action: 'rename' | 'add' | 'remove' | 'leave';
+    title?: string;
+    participant?: string;
+  }): FakeBlueBubblesMessage {
+    const chat = this.#chat(input.chatGuid);
+    const participant = input.participant ?? input.actor;
+    const shape = {
+      rename: { itemType: 2, groupActionType: 0, type: 'group-name-change' },
+      add: { itemType: 1, groupActionType: 0, type: 'participant-added' },
+      remove: { itemType: 1, groupActionType: 1, type: 'participant-removed' },
+      leave: { itemType: 3, groupActionType: 0, type: 'participant-left' },
+    }[input.action];
+    if (input.action === 'rename') chat.displayName = input.title ?? '';
+    if (input.action === 'add' && !chat.participants.includes(participant)) {
+      chat.participants.push(participant);
+    }
+    if (input.action === 'remove' || input.action === 'leave') {
+      chat.participants = chat.participants.filter((a) => a !== participant);
+    }
+    const message = this.#insert({
+      chatGuid: chat.guid,
+      isFromMe: false,
+      handle: input.actor,
+      itemType: shape.itemType,
+      groupActionType: shape.groupActionType,
+      groupTitle: input.action === 'rename' ? (input.title ?? '') : null,
+      otherHandle: input.action === 'rename' ? 0 : this.#handleRow(participant),
+    });
+    this.#post(shape.type, this.#serialize(message, true));
+    return message;
+  }
+
+  /** The Mac's user marks a chat read: `chat-read-status-changed`. */
+  chatReadOnMac(chatGuid: string): void {
+    this.#chat(chatGuid).read = true;
+    this.#post('chat-read-status-changed', { chatGuid, read: true });
+  }
+
+  /**
+   * A FaceTime call rings on the Mac: `incoming-facetime` (a JSON string, as BlueBubbles posts
+   * it), then `ft-call-status-changed` for each of `statuses` (default `incoming`, `disconnected`).
+   */
+  faceTime(input: { caller: string; isVideo?: boolean; statuses?: string[] }): string {
+    const uuid = randomUUID().toUpperCase();
+    const now = this.#now();
+    this.#post('incoming-facetime', JSON.stringify({ caller: input.caller, timestamp: now }));
+    const statusIds: Record<string, number> = {
+      incoming: 4,
+      answered: 1,
+      disconnected: 6,
+      ringing: 3,
+      outgoing: 2,
+    };
+    for (const status of input.statuses ?? ['incoming', 'disconnected']) {
+      this.#post('ft-call-status-changed', {
+        uuid,
+        status,
+        status_id: statusIds[status] ?? 0,
+        ended_error: null,
+        ended_reason: null,
+        address: input.caller,
+        handle: { address: input.caller },
+        image_url: null,
+        is_outgoing: false,
+        is_audio: !(input.isVideo ?? true),
+        is_video: input.isVideo ?? true,
+        url: null,
+      });
+    }
+    return uuid;
+  }
+
+  /**
+   * BlueBubbles restarted and replays a week of messages as `new-message`: every message created
+   * in the last seven days, again.
+   */
+  replayWeek(): number {
+    const since = this.#now() - SEVEN_DAYS_MS;
+    const replayed = [...this.messages.values()].filter((m) => m.dateCreated >= since);
+    for (const message of replayed) this.#post('new-message', this.#serialize(message, true));
+    return replayed.length;
+  }
+
+  // ---- the REST API ----
+
+  #routes(app: FastifyInstance): void {
+    const api = '/api/v1';
+    const route = (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      path: string,
+      handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    ) =>
+      app.route({
+        method,
+        url: `${api}${path}`,
+        handler: async (request, reply) => {
+          this.#authenticate(request.query as Query);
+          this.calls.push(`${method} ${path}`);
+          if ((this.faults.serverErrors ?? 0) > 0) {
+            this.faults.serverErrors = (this.faults.serverErrors ?? 0) - 1;
+            throw new FakeHttpError(500, 'The server has encountered an error', 'Server Error');
+          }
+          return handler(request, reply);
+        },
+      });
+
+    route('GET', '/ping', async () => ok('Ping received!', 'pong'));
+    route('GET', '/server/info', async () =>
+      ok('Successfully fetched metadata', {
+        computer_id: 'FAKE-MAC',
+        os_version: this.switches.macOsVersion,
+        server_version: '1.9.9',
+        private_api: this.switches.privateApi,
+        proxy_service: 'lan-url',
+        helper_connected: this.switches.privateApi && this.switches.helperConnected,
+        detected_icloud: this.switches.detectedICloud ?? '',
+        detected_imessage: this.switches.detectedIMessage ?? '',
+        macos_time_sync: null,
+        local_ipv4s: ['127.0.0.1'],
+        local_ipv6s: [],
+      }),
+    );
+
+    route('POST', '/message/text', async (request, reply) =>
+      this.#sendText(request.body as Body, reply),
+    );
+    route('POST', '/message/attachment', async (request, reply) =>
+      this.#sendAttachment(await readMultipart(request), reply),
+    );
+    route('POST', '/attachment/upload', async (request) => {
+      const { files } = await readMultipart(request);
+      const file = files.attachment;
+      if (!file || file.data.byteLength === 0) {
+        throw badRequest('Attachment not provided or was empty!');
+      }
+      const path = `${randomUUID()}/${file.filename}`;
+      this.#uploads.set(path, { name: file.filename, data: file.data, mimeType: file.mimeType });
+      return ok('Attachment uploaded!', { path });
+    });
+    route('POST', '/message/multipart', async (request, reply) =>
+      this.#sendMultipart(request.body as Body, reply),
+    );
+    route('POST', '/message/react', async (request) => this.#react(request.body as Body));
+    route('POST', '/message/:guid/edit', async (request) =>
+      this.#edit(param(request, 'guid'), request.body as Body),
+    );
+    route('POST', '/message/:guid/unsend', async (request) =>
+      this.#unsend(param(request, 'guid'), (request.body ?? {}) as Body),
+    );
+    route('GET', '/message/:guid', async (request) => {
+      const message = this.messages.get(param(request, 'guid'));
+      if (!message) throw notFound('Message does not exist!');
+      return ok('Successfully fetched message!', this.#serialize(message, true));
+    });
+    route('POST', '/message/query', async (request) => this.#query((request.body ?? {}) as Body));
+
+    route('POST', '/chat/new', async (request) => this.#newChat(request.body as Body));
+    route('GET', '/chat/:guid', async (request) => {
+      const chat = this.chats.get(param(request, 'guid'));
+      if (!chat) throw notFound('Chat does not exist!');
+      return ok('Successfully fetched chat!', this.#serializeChat(chat, true));
+    });
+    route('PUT', '/chat/:guid', async (request) => {
+      const chat = this.#groupChat(param(request, 'guid'));
+      this.#requirePrivateApi('Failed to rename chat');
+      const displayName = (request.body as Body | undefined)?.displayName;
+      if (typeof displayName !== 'string') throw badRequest('A displayName is required!');
+      chat.displayName = displayName;
+      this.#ownGroupAction(chat, { itemType: 2, groupTitle: displayName }, 'group-name-change');
+      return ok('Successfully updated chat!', this.#serializeChat(chat, true));
+    });
+    for (const [method, path, add] of [
+      ['POST', '/chat/:guid/participant', true],
+      ['POST', '/chat/:guid/participant/add', true],
+      ['DELETE', '/chat/:guid/participant', false],
+      ['POST', '/chat/:guid/participant/remove', false],
+    ] as const) {
+      route(method, path, async (request) =>
+        this.#participant(param(request, 'guid'), (request.body ?? {}) as Body, add),
+      );
+    }
+    route('POST', '/chat/:guid/leave', async (request) => {
+      const chat = this.#groupChat(param(request, 'guid'));
+      this.#requirePrivateApi('Failed to leave chat');
+      chat.joined = false;
+      return ok('Successfully left chat!', null);
+    });
+    for (const [method, on] of [
+      ['POST', true],
+      ['DELETE', false],
+    ] as const) {
+      route(method, '/chat/:guid/typing', async (request) => {
+        const chat = this.#chat(param(request, 'guid'));
+        this.#requirePrivateApi(on ? 'Failed to start typing' : 'Failed to stop typing');
+        this.typing.set(chat.guid, on);
+        return ok(on ? 'Successfully started typing!' : 'Successfully stopped typing!', null);
+      });
+    }
+    for (const read of [true, false]) {
+      route('POST', `/chat/:guid/${read ? 'read' : 'unread'}`, async (request) => {
+        const chat = this.#chat(param(request, 'guid'));
+        this.#requirePrivateApi(read ? 'Failed to mark chat as read' : 'Failed to mark unread');
+        chat.read = read;
+        return ok(`Successfully marked chat as ${read ? 'read' : 'unread'}!`, null);
+      });
+    }
+    for (const service of ['imessage', 'facetime'] as const) {
+      route('GET', `/handle/availability/${service}`, async (request) => {
+        const address = (request.query as Query).address;
+        if (!address) throw badRequest('An address is required!');
+        this.#requirePrivateApi(`Failed to check ${service} availability`);
+        const available =
+          !this.notOnIMessage.has(address) &&
+          (service === 'imessage' || !this.noFaceTime.has(address));
+        return ok('Successfully determined availability!', { available });
+      });
+    }
+    route('POST', '/handle/query', async (request) => {
+      const body = (request.body ?? {}) as Body;
+      const offset = typeof body.offset === 'number' ? body.offset : 0;
+      const limit = typeof body.limit === 'number' ? body.limit : 100;
+      const all = [...this.#handles.entries()].map(([address, row]) =>
+        serializeHandle(address, row),
+      );
+      return {
+        status: 200,
+        message: 'Success',
+        data: all.slice(offset, offset + limit),
+        metadata: { total: all.length, offset, limit, count: Math.min(limit, all.length - offset) },
+      };
+    });
+    route('GET', '/handle/:guid/focus', async (request) => {
+      const address = param(request, 'guid');
+      if (!this.#handles.has(address)) throw notFound('Handle not found!');
+      this.#requirePrivateApi('Failed to get focus status');
+      return ok('Success', { status: this.focused.has(address) ? 'silenced' : 'none' });
+    });
+    route('GET', '/attachment/:guid/download', async (request, reply) => {
+      const guid = param(request, 'guid');
+      for (const message of this.messages.values()) {
+        const found = message.attachments.find((attachment) => attachment.guid === guid);
+        if (found) {
+          return reply
+            .header('content-type', found.mimeType)
+            .header('content-disposition', `attachment; filename="${found.transferName}"`)
+            .send(Buffer.from(found.data));
+        }
+      }
+      throw notFound('Attachment does not exist!');
+    });
+
+    route('GET', '/webhook', async () =>
+      ok(
+        'Successfully fetched webhooks!',
+        this.#webhooks.map((w) => ({ ...w, events: w.events.map((e) => e.value) })),
+      ),
+    );
+    route('POST', '/webhook', async (request) => {
+      const body = (request.body ?? {}) as Body;
+      const { url, events } = body;
+      if (typeof url !== 'string' || !Array.isArray(events)) {
+        throw badRequest('The url and events fields are required');
+      }
+      if (!url.startsWith('http')) throw badRequest('Webhook URL must include an HTTP scheme!');
+      const valid: { label: string; value: string }[] = [];
+      for (const event of events) {
+        if (typeof event !== 'string') throw badRequest('Webhook events must be strings!');
+        if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event)) {
+          throw badRequest(
+            `Invalid webhook event: ${event}! Webhook must be one of: ${WEBHOOK_EVENT_TYPES.join(',')}`,
+          );
+        }
+        valid.push({ label: event, value: event });
+      }
+      this.#webhookId += 1;
+      const webhook = { id: this.#webhookId, url, events: valid };
+      this.#webhooks.push(webhook);
+      return ok('Successfully created webhook!', {
+        id: webhook.id,
+        url,
+        events: valid,
+        created: new Date(this.#now()).toISOString(),
+      });
+    });
+    route('DELETE', '/webhook/:id', async (request) => {
+      const id = Number(param(request, 'id'));
+      const index = this.#webhooks.findIndex((w) => w.id === id);
+      if (index < 0) throw notFound('Webhook does not exist!');
+      this.#webhooks.splice(index, 1);
+      return ok('Successfully deleted webhook!', null);
+    });
+  }
+
+  /** Routes that drive the fake by hand (`pnpm fake:bluebubbles`); no password. */
+  #controlRoutes(app: FastifyInstance): void {
+    app.post('/_fake/inbound', async (request) => {
+      const body = request.body as { from: string; text?: string; chatGuid?: string };
+      return this.#serialize(this.inbound(body), true);
+    });
+    app.post('/_fake/tapback', async (request) =>
+      this.#serialize(
+        this.tapback(request.body as { from: string; target: string; reaction: string }),
+        true,
+      ),
+    );
+    app.post('/_fake/typing', async (request) => {
+      const body = request.body as { from: string; display: boolean };
+      this.contactTyping(body.from, body.display);
+      return { ok: true };
+    });
+    app.post('/_fake/facetime', async (request) => ({
+      uuid: this.faceTime(request.body as { caller: string; isVideo?: boolean }),
+    }));
+    app.put('/_fake/switches', async (request) => {
+      Object.assign(this.switches, request.body as Partial<FakeBlueBubblesSwitches>);
+      return this.switches;
+    });
+    app.put('/_fake/faults', async (request) => {
+      this.faults = request.body as FakeBlueBubblesFaults;
+      return this.faults;
+    });
+    app.post('/_fake/replay', async () => ({ replayed: this.replayWeek() }));
+    app.get('/_fake/messages', async () =>
+      [...this.messages.values()].map((m) => this.#serialize(m, true)),
+    );
+  }
+
+  // ---- operations ----
+
+  async #sendText(body: Body, reply: FastifyReply): Promise<unknown> {
+    const chatGuid = requiredString(body, 'chatGuid');
+    const message = optionalString(body, 'message');
+    const tempGuid = optionalString(body, 'tempGuid');
+    const method = this.#method(body);
+    if (method === 'apple-script' && !tempGuid) {
+      throw badRequest(`A 'tempGuid' is required when sending via AppleScript`);
+    }
+    if (method === 'apple-script' && !message) {
+      throw badRequest(`A 'message' is required when sending via AppleScript`);
+    }
+    if (method === 'private-api' && !message && !optionalString(body, 'subject')) {
+      throw badRequest(`A 'message' or 'subject' is required when sending via the Private API`);
+    }
+    this.#checkQueue(tempGuid, `Message is already queued to be sent! (Temp GUID: ${tempGuid})`);
+    if (method === 'private-api') this.#requirePrivateApi('Failed to send message');
+    return this.#deliver(reply, tempGuid, 'Message sent!', () =>
+      this.#outgoing(chatGuid, {
+        text: message ?? '',
+        subject: optionalString(body, 'subject') ?? null,
+        expressiveSendStyleId: optionalString(body, 'effectId') ?? null,
+        threadOriginatorGuid: optionalString(body, 'selectedMessageGuid') ?? null,
+        threadOriginatorPart: optionalString(body, 'selectedMessageGuid')
+          ? `${Number(body.partIndex ?? 0)}:0:0`
+          : null,
+      }),
+    );
+  }
+
+  async #sendAttachment(
+    input: Awaited<ReturnType<typeof readMultipart>>,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    const { fields, files } = input;
+    const chatGuid = requiredString(fields, 'chatGuid');
+    const name = requiredString(fields, 'name');
+    const tempGuid = fields.tempGuid;
+    const method = this.#method(fields);
+    if (method === 'apple-script' && !tempGuid) {
+      throw badRequest(`A 'tempGuid' is required when sending via AppleScript`);
+    }
+    this.#checkQueue(tempGuid, 'Attachment is already queued to be sent!');
+    const file = files.attachment;
+    if (!file || file.data.byteLength === 0) {
+      throw badRequest('Attachment not provided or was empty!');
+    }
+    if (method === 'private-api') this.#requirePrivateApi('Failed to send attachment');
+    return this.#deliver(reply, tempGuid, 'Attachment sent!', () =>
+      this.#outgoing(chatGuid, {
+        text: '\ufffc',
+        isAudioMessage: fields.isAudioMessage === 'true',
+        expressiveSendStyleId: fields.effectId ?? null,
+        threadOriginatorGuid: fields.selectedMessageGuid ?? null,
+        attachments: [
+          {
+            guid: `at_${messageGuid()}`,
+            mimeType: file.mimeType,
+            transferName: name,
+            data: file.data,
+            isOutgoing: true,
+            isSticker: false,
+          },
+        ],
+      }),
+    );
+  }
+
+  async #sendMultipart(body: Body, reply: FastifyReply): Promise<unknown> {
+    const chatGuid = requiredString(body, 'chatGuid');
+    const tempGuid = optionalString(body, 'tempGuid');
+    const parts = body.parts;
+    if (!Array.isArray(parts) || parts.length === 0)
+      throw badRequest('The parts field is required');
+    const attachments: FakeBlueBubblesAttachment[] = [];
+    const texts: string[] = [];
+    for (const part of parts as Body[]) {
+      if (typeof part !== 'object' || part === null) {
+        throw badRequest('Each part must be a dictionary');
+      }
+      if (typeof part.partIndex !== 'number') throw badRequest('Each partIndex must be a number');
+      if (!part.text && !part.attachment) {
+        throw badRequest('Each part must have either a text or attachment');
+      }
+      if (part.attachment && !part.name) throw badRequest('Each attachment must have a name');
+      if (typeof part.attachment === 'string') {
+        const upload = this.#uploads.get(part.attachment);
+        if (!upload) throw badRequest(`Attachment '${part.attachment}' does not exist`);
+        attachments.push({
+          guid: `at_${messageGuid()}`,
+          mimeType: upload.mimeType,
+          transferName: String(part.name),
+          data: upload.data,
+          isOutgoing: true,
+          isSticker: false,
+        });
+      } else {
+        texts.push(String(part.text));
+      }
+    }
+    this.#checkQueue(tempGuid, 'Message is already queued to be sent!');
+    this.#requirePrivateApi('Failed to send multipart message');
+    return this.#deliver(reply, tempGuid, 'Message sent!', () =>
+      this.#outgoing(chatGuid, {
+        text: texts.join(' '),
+        attachments,
+        partCount: parts.length,
+        expressiveSendStyleId: optionalString(body, 'effectId') ?? null,
+        threadOriginatorGuid: optionalString(body, 'selectedMessageGuid') ?? null,
+      }),
+    );
+  }
+
+  /**
+   * Runs a send with `tempGuid` held in the send cache: answers the message with `tempGuid`, or
+   * 500 with it when it failed; a hanging-send fault answers 500 late although it was delivered.
+   */
+  async #deliver(
+    reply: FastifyReply,
+    tempGuid: string | undefined,
+    success: string,
+    send: () => FakeBlueBubblesMessage,
+  ): Promise<unknown> {
+    if (tempGuid) this.#sendCache.add(tempGuid);
+    try {
+      const message = send();
+      const data = { ...this.#serialize(message, true), ...(tempGuid ? { tempGuid } : {}) };
+      this.#lifecycle(message, tempGuid);
+      const hang = this.faults.hangingSends;
+      if (hang && hang.count > 0) {
+        hang.count -= 1;
+        await new Promise((resolve) => this.#later(hang.delayMs, () => resolve(undefined)));
+        throw new FakeHttpError(
+          500,
+          'Message Send Error',
+          'Failed to send message! Message not found in database after 120 seconds!',
+        );
+      }
+      if (message.error !== 0) {
+        throw new FakeHttpError(500, 'Message Send Error', 'Message failed to send!', data);
+      }
+      return reply.send({ status: 200, message: success, data });
+    } finally {
+      if (tempGuid) this.#sendCache.delete(tempGuid);
+    }
+  }
+
+  /** A message the Mac sends into `chatGuid`; failed (error 22) when iMessage cannot reach it. */
+  #outgoing(chatGuid: string, fields: Partial<FakeBlueBubblesMessage>): FakeBlueBubblesMessage {
+    const chat = this.chats.get(chatGuid);
+    if (!chat?.joined) {
+      throw new FakeHttpError(
+        500,
+        'Message Send Error',
+        `Failed to send message! Chat not found (${chatGuid})`,
+      );
+    }
+    const unreachable =
+      !chat.guid.startsWith('SMS;') && chat.participants.some((a) => this.notOnIMessage.has(a));
+    const direct = chat.style === 45 ? (chat.participants[0] ?? null) : null;
+    return this.#insert({
+      chatGuid: chat.guid,
+      isFromMe: true,
+      handle: direct,
+      error: unreachable ? NOT_REGISTERED : 0,
+      ...fields,
+    });
+  }
+
+  /** Posts what follows a send: `new-message`, then delivered and read (or `message-send-error`). */
+  #lifecycle(message: FakeBlueBubblesMessage, tempGuid: string | undefined): void {
+    const withTemp = (data: Record<string, unknown>) => (tempGuid ? { ...data, tempGuid } : data);
+    if (message.error !== 0) {
+      this.#later(this.stepMs, () =>
+        this.#post('message-send-error', withTemp(this.#serialize(message, true))),
+      );
+      return;
+    }
+    const delivered = () => {
+      message.dateDelivered = this.#now();
+      message.dateUpdated = message.dateDelivered;
+      this.#post('updated-message', this.#serialize(message, false));
+    };
+    const created = () => this.#post('new-message', withTemp(this.#serialize(message, true)));
+    const [first, second] = this.faults.outOfOrder ? [delivered, created] : [created, delivered];
+    this.#later(this.stepMs, first);
+    this.#later(this.stepMs * 2, second);
+    const chat = this.chats.get(message.chatGuid);
+    const readable = chat?.style === 45 && !this.noReadReceipts.has(chat.participants[0] ?? '');
+    if (readable) {
+      this.#later(this.stepMs * 3, () => {
+        message.dateRead = this.#now();
+        message.dateUpdated = message.dateRead;
+        this.#post('updated-message', this.#serialize(message, false));
+      });
+    }
+  }
+
+  #react(body: Body): unknown {
+    const chatGuid = requiredString(body, 'chatGuid');
+    const selected = requiredString(body, 'selectedMessageGuid');
+    const reaction = requiredString(body, 'reaction');
+    const emoji =
+      this.switches.emojiTapbacks &&
+      macOsMajor(this.switches.macOsVersion) >= 14 &&
+      SINGLE_EMOJI.test(reaction.replace(/^-/, ''));
+    if (!TAPBACK_REACTIONS.includes(reaction) && !emoji) {
+      throw badRequest(
+        `The reaction field must be one of: ${TAPBACK_REACTIONS.join(', ')}`,
+        'Validation Error',
+      );
+    }
+    this.#chat(chatGuid);
+    this.#requirePrivateApi('Failed to send reaction');
+    const target = this.messages.get(selected);
+    if (!target) {
+      throw new FakeHttpError(
+        500,
+        'Failed to send reaction',
+        'Failed to send reaction! No message GUID returned.',
+      );
+    }
+    const message = this.#insert({
+      chatGuid,
+      isFromMe: true,
+      handle: null,
+      text: `${reaction} “${target.text ?? ''}”`,
+      associatedMessageGuid: `p:${Number(body.partIndex ?? 0)}/${target.guid}`,
+      associatedMessageType: emoji ? (reaction.startsWith('-') ? '3006' : '2006') : reaction,
+    });
+    return ok('Reaction sent!', this.#serialize(message, true));
+  }
+
+  #edit(guid: string, body: Body): unknown {
+    const editedMessage = requiredString(body, 'editedMessage');
+    requiredString(body, 'backwardsCompatibilityMessage');
+    this.#requirePrivateApi('Failed to edit message');
+    if (macOsMajor(this.switches.macOsVersion) < 13) {
+      throw new FakeHttpError(
+        500,
+        'Failed to edit message',
+        'Edit message is only supported on macOS Ventura and newer!',
+      );
+    }
+    const message = this.messages.get(guid);
+    if (!message?.isFromMe || message.dateRetracted !== null) {
+      throw new FakeHttpError(
+        500,
+        'Failed to edit message',
+        'Failed to edit message! Message not edited after 30 seconds!',
+      );
+    }
+    message.text = editedMessage;
+    message.dateEdited = this.#now();
+    message.dateUpdated = message.dateEdited;
+    this.#post('updated-message', this.#serialize(message, false));
+    return ok('Message edited!', this.#serialize(message, true));
+  }
+
+  #unsend(guid: string, _body: Body): unknown {
+    this.#requirePrivateApi('Failed to unsend message');
+    if (macOsMajor(this.switches.macOsVersion) < 13) {
+      throw new FakeHttpError(
+        500,
+        'Failed to unsend message',
+        'Unsend message is only supported on macOS Ventura and newer!',
+      );
+    }
+    const message = this.messages.get(guid);
+    if (!message?.isFromMe) {
+      throw new FakeHttpError(
+        500,
+        'Failed to unsend message',
+        'Failed to unsend message! Message not edited (unsent) after 30 seconds!',
+      );
+    }
+    message.text = '';
+    message.dateRetracted = this.#now();
+    message.dateUpdated = message.dateRetracted;
+    this.#post('updated-message', this.#serialize(message, false));
+    return ok('Message unsent!', this.#serialize(message, true));
+  }
+
+  #query(body: Body): unknown {
+    const after = typeof body.after === 'number' ? body.after : undefined;
+    const before = typeof body.before === 'number' ? body.before : undefined;
+    const limit = Math.min(typeof body.limit === 'number' ? body.limit : 100, 1000);
+    if (limit < 1) throw badRequest('The limit must be at least 1.');
+    const offset = typeof body.offset === 'number' ? body.offset : 0;
+    const sort = body.sort === 'ASC' ? 'ASC' : 'DESC';
+    const chatGuid = optionalString(body, 'chatGuid');
+    const withChats = Array.isArray(body.with) && body.with.some((w) => /^chats?$/.test(String(w)));
+    let rows = [...this.messages.values()].filter(
+      (m) =>
+        (after === undefined || m.dateCreated >= after) &&
+        (before === undefined || m.dateCreated <= before) &&
+        (chatGuid === undefined || m.chatGuid === chatGuid),
+    );
+    rows.sort((a, b) => (sort === 'ASC' ? a.ROWID - b.ROWID : b.ROWID - a.ROWID));
+    const total = rows.length;
+    rows = rows.slice(offset, offset + limit);
+    return {
+      status: 200,
+      message: 'Successfully fetched messages!',
+      data: rows.map((m) => this.#serialize(m, withChats)),
+      metadata: { offset, limit, total, count: rows.length },
+    };
+  }
+
+  #newChat(body: Body): unknown {
+    const addresses = body.addresses;
+    if (!Array.isArray(addresses) || addresses.length === 0) {
+      throw badRequest('The addresses field is required');
+    }
+    const message = optionalString(body, 'message');
+    const service = body.service === 'SMS' ? 'SMS' : 'iMessage';
+    const method = body.method === 'private-api' ? 'private-api' : 'apple-script';
+    const tempGuid = optionalString(body, 'tempGuid');
+    if (!message) throw badRequest('A message is required to create a chat');
+    if (method === 'apple-script' && addresses.length > 1) {
+      throw badRequest(
+        'AppleScript can only create chats with a single participant on macOS 11 (Big Sur) and newer; use the Private API',
+      );
+    }
+    if (method === 'private-api') this.#requirePrivateApi('Failed to create chat');
+    const members = addresses.map(String);
+    const group = members.length > 1;
+    const prefix = this.switches.anyGuids ? 'any' : service;
+    const guid = group
+      ? `iMessage;+;chat${Math.floor(Math.random() * 1e15)}`
+      : `${prefix};-;${members[0]}`;
+    const chat = this.#ensureChat(guid, members);
+    this.#checkQueue(tempGuid, 'Message is already queued to be sent!');
+    const sent = this.#outgoing(chat.guid, { text: message });
+    this.#lifecycle(sent, tempGuid);
+    if (sent.error !== 0) {
+      throw new FakeHttpError(500, 'Failed to create chat', 'Message failed to send!', {
+        ...this.#serialize(sent, true),
+        ...(tempGuid ? { tempGuid } : {}),
+      });
+    }
+    return ok('Successfully created chat!', {
+      ...this.#serializeChat(chat, true),
+      messages: [{ ...this.#serialize(sent, false), ...(tempGuid ? { tempGuid } : {}) }],
+    });
+  }
+
+  #participant(guid: string, body: Body, add: boolean): unknown {
+    const chat = this.#groupChat(guid);
+    const address = requiredString(body, 'address');
+    this.#requirePrivateApi(add ? 'Failed to add participant' : 'Failed to remove participant');
+    if (add && !chat.participants.includes(address)) chat.participants.push(address);
+    if (!add) chat.participants = chat.participants.filter((a) => a !== address);
+    this.#handleRow(address);
+    this.#ownGroupAction(
+      chat,
+      { itemType: 1, groupActionType: add ? 0 : 1, otherHandle: this.#handleRow(address) },
+      add ? 'participant-added' : 'participant-removed',
+    );
+    return ok(
+      `Successfully ${add ? 'added' : 'removed'} participant!`,
+      this.#serializeChat(chat, true),
+    );
+  }
+
+  /** A group change the Mac made through the API: Messages records it as the Mac's own message. */
+  #ownGroupAction(
+    chat: FakeBlueBubblesChat,
+    fields: Partial<FakeBlueBubblesMessage>,
+    type: string,
+  ): void {
+    const message = this.#insert({ chatGuid: chat.guid, isFromMe: true, handle: null, ...fields });
+    this.#post(type, this.#serialize(message, true));
+  }
+
+  // ---- helpers ----
+
+  #authenticate(query: Query): void {
+    const given = query.password ?? query.guid ?? query.token;
+    if (given !== this.password) {
+      throw new FakeHttpError(
+        401,
+        'You are not authorized to access this resource',
+        'Unauthorized',
+      );
+    }
+  }
+
+  /** The send method after BlueBubbles' rules: effect, subject or reply force the Private API. */
+  #method(body: Body | Record<string, string>): 'apple-script' | 'private-api' {
+    const forced = ['effectId', 'subject', 'selectedMessageGuid'].some((key) =>
+      Boolean((body as Body)[key]),
+    );
+    if (forced) return 'private-api';
+    return (body as Body).method === 'private-api' ? 'private-api' : 'apple-script';
+  }
+
+  #checkQueue(tempGuid: string | undefined, message: string): void {
+    if (tempGuid && this.#sendCache.has(tempGuid)) throw badRequest(message);
+  }
+
+  #requirePrivateApi(action: string): void {
+    if (!this.switches.privateApi) throw new FakeHttpError(500, action, PRIVATE_API_DISABLED);
+    if (!this.switches.helperConnected) throw new FakeHttpError(500, action, HELPER_DISCONNECTED);
+  }
+
+  #chat(guid: string): FakeBlueBubblesChat {
+    const chat = this.chats.get(guid);
+    if (!chat) throw notFound('Chat does not exist!');
+    return chat;
+  }
+
+  #groupChat(guid: string): FakeBlueBubblesChat {
+    const chat = this.#chat(guid);
+    if (chat.style !== 43) throw badRequest('Chat is not a group chat!');
+    return chat;
+  }
+
+  /** The chat `guid`, created with `participants` when new. */
+  #ensureChat(guid: string, participants: string[]): FakeBlueBubblesChat {
+    let chat = this.chats.get(guid);
+    if (!chat) {
+      chat = {
+        guid,
+        style: guid.includes(';+;') ? 43 : 45,
+        displayName: '',
+        participants: [...participants],
+        joined: true,
+        read: true,
+      };
+      this.chats.set(guid, chat);
+      this.#chatRows.set(guid, this.#chatRows.size + 1);
+      for (const address of participants) this.#handleRow(address);
+    }
+    return chat;
+  }
+
+  #message(guid: string): FakeBlueBubblesMessage {
+    const message = this.messages.get(guid);
+    if (!message) throw new Error(`the fake has no message ${guid}`);
+    return message;
+  }
+
+  #handleRow(address: string): number {
+    let row = this.#handles.get(address);
+    if (row === undefined) {
+      row = this.#handles.size + 1;
+      this.#handles.set(address, row);
+    }
+    return row;
+  }
+
+  #insert(
+    fields: Pick<FakeBlueBubblesMessage, 'chatGuid' | 'isFromMe' | 'handle'> &
+      Partial<FakeBlueBubblesMessage>,
+  ): FakeBlueBubblesMessage {
+    this.#rowId += 1;
+    const message = newMessage({ ROWID: this.#rowId, ...fields }, this.#now());
+    this.messages.set(message.guid, message);
+    return message;
+  }
+
+  #serializeChat(chat: FakeBlueBubblesChat, withParticipants: boolean): Record<string, unknown> {
+    return serializeChat(
+      chat,
+      this.#chatRows.get(chat.guid) ?? 0,
+      (address) => this.#handleRow(address),
+      withParticipants,
+    );
+  }
+
+  /** A message as BlueBubbles serializes it; `updated-message` payloads carry no `chats`. */
+  #serialize(message: FakeBlueBubblesMessage, withChats: boolean): Record<string, unknown> {
+    const chat = this.chats.get(message.chatGuid);
+    let attachmentRow = 0;
+    return {
+      originalROWID: message.ROWID,
+      guid: message.guid,
+      text: message.text,
+      attributedBody: null,
+      handle: message.handle
+        ? serializeHandle(message.handle, this.#handleRow(message.handle))
+        : null,
+      handleId: message.handle ? this.#handleRow(message.handle) : 0,
+      otherHandle: message.otherHandle,
+      attachments: message.attachments.map((a) => serializeAttachment(a, ++attachmentRow)),
+      subject: message.subject,
+      error: message.error,
+      dateCreated: message.dateCreated,
+      dateRead: message.dateRead,
+      dateDelivered: message.dateDelivered,
+      isDelivered: message.dateDelivered !== null,
+      isFromMe: message.isFromMe,
+      hasDdResults: false,
+      isArchived: false,
+      itemType: message.itemType,
+      groupTitle: message.groupTitle,
+      groupActionType: message.groupActionType,
+      balloonBundleId: null,
+      associatedMessageGuid: message.associatedMessageGuid,
+      associatedMessageType: message.associatedMessageType,
+      expressiveSendStyleId: message.expressiveSendStyleId,
+      threadOriginatorGuid: message.threadOriginatorGuid,
+      threadOriginatorPart: message.threadOriginatorPart,
+      hasPayloadData: false,
+      isAudioMessage: message.isAudioMessage,
+      dateEdited: message.dateEdited,
+      dateRetracted: message.dateRetracted,
+      partCount: message.partCount,
+      ...(withChats && chat ? { chats: [this.#serializeChat(chat, false)] } : {}),
+    };
+  }
+
+  /** Posts `{type, data}` to every webhook subscribed to `type`: unsigned, never retried. */
+  #post(type: string, data: unknown): void {
+    if ((this.faults.loseWebhooks ?? 0) > 0) {
+      this.faults.loseWebhooks = (this.faults.loseWebhooks ?? 0) - 1;
+      return;
+    }
+    this.webhookCalls.push({ type, data });
+    const body = JSON.stringify({ type, data });
+    const copies = this.faults.duplicateWebhooks ? 2 : 1;
+    for (const webhook of this.#webhooks) {
+      if (!webhook.events.some((e) => e.value === '*' || e.value === type)) continue;
+      for (let copy = 0; copy < copies; copy++) {
+        const call = fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(30_000),
+        })
+          .then((response) => response.arrayBuffer())
+          .catch(() => undefined);
+        this.#pending.add(call);
+        void call.finally(() => this.#pending.delete(call));
+      }
+    }
+  }
+
+  #later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+  }
+}
+
+/** A success answer in BlueBubbles' envelope. */
+function ok(message: string, data: unknown): Record<string, unknown> {
+  return { status: 200, message, data };
+}
+
+function badRequest(
+  error: string,
+  message = "You've made a bad request! Please check your request params & body",
+): FakeHttpError {
+  return new FakeHttpError(400, message, error);
+}
+
+function notFound(error: string): FakeHttpError {
+  return new FakeHttpError(404, 'The requested resource was not found', error);
+}
+
+function param(request: FastifyRequest, name: string): string {
+  return (request.params as Record<string, string>)[name] ?? '';
+}
+
+function requiredString(body: Body | Record<string, string> | undefined, key: string): string {
+  const value = (body as Body | undefined)?.[key];
+  if (typeof value !== 'string' || value === '') throw badRequest(`The ${key} field is required.`);
+  return value;
+}
+
+function optionalString(body: Body | undefined, key: string): string | undefined {
+  const value = body?.[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The fields and files of a multipart request. */
+async function readMultipart(request: FastifyRequest): Promise<{
+  fields: Record<string, string>;
+  files: Record<string, { filename: string; mimeType: string; data: Uint8Array }>;
+}> {
+  const fields: Record<string, string> = {};
+  const files: Record<string, { filename: string; mimeType: string; data: Uint8Array }> = {};
+  if (!request.isMultipart()) throw badRequest('Expected a multipart/form-data body');
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      files[part.fieldname] = {
+        filename: part.filename,
+        mimeType: part.mimetype,
+        data: new Uint8Array(await part.toBuffer()),
+      };
+    } else {
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  return { fields, files };
+}

@@ -1,0 +1,13 @@
+/** A faithful local BlueBubbles Server for adapter tests and manual trials (`pnpm fake:bluebubbles`). */
+export {
+  FakeBlueBubbles,
+  type FakeBlueBubblesFaults,
+  type FakeBlueBubblesOptions,
+  type FakeBlueBubblesSwitches,
+  type FakeBlueBubblesWebhookCall,
+} from './fake-bluebubbles';
+export type {
+  FakeBlueBubblesAttachment,
+  FakeBlueBubblesChat,
+  FakeBlueBubblesMessage,
+} from './fake-bluebubbles-model';
