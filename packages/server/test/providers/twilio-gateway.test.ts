@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { Instance, Message, OptOutList, SwitchboardEvent } from '@switchboard/contract';
 import { FakeTwilio, signTwilioCall } from '@switchboard/testing/twilio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import {
   createCustomerWithKey,
 } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
+import { freePort } from '../support/free-port';
 import { recordedEvents } from '../support/simulator-app';
 import { bearer, buildTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -16,16 +16,6 @@ import { waitFor } from '../support/wait-for';
 const NUMBER = '+14155550100';
 const CONTACT = '+14155550111';
 const LANDLINE = '+14155550122';
-
-/** A free loopback port, so the app's PUBLIC_BASE_URL is the address Twilio calls and signs. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address !== 'object') throw new Error('no port');
-  return address.port;
-}
 
 interface TwilioWorld {
   t: TestApp;

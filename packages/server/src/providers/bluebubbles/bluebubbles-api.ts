@@ -350,7 +350,7 @@ export class BlueBubblesApi {
   ): Promise<T> {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.set(key, value);
-    form.set('attachment', new Blob([file.data], { type: file.mimeType }), file.name);
+    form.set('attachment', new Blob([Buffer.from(file.data)], { type: file.mimeType }), file.name);
     const response = await this.#send('POST', this.#url(path), { body: form }, timeoutMs);
     return this.#unwrap<T>(response);
   }
