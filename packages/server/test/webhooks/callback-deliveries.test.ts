@@ -166,9 +166,15 @@ describe("a message's callbackUrl", () => {
       expect(signatureIsValid(after.secret, retry.headers, retry.body)).toBe(true);
       expect(signatureIsValid(before.secret, retry.headers, retry.body)).toBe(false);
     }
-    const log = bodyOf<{ data: CallbackDeliveryList }>(
-      await call(app, acme.auth, 'GET', '/v1/callbacks/deliveries'),
-    ).data;
+    const readLog = async () =>
+      bodyOf<{ data: CallbackDeliveryList }>(
+        await call(app, acme.auth, 'GET', '/v1/callbacks/deliveries'),
+      ).data;
+    // The receiver sees a request before the server has recorded its answer.
+    await waitFor(async () =>
+      (await readLog()).deliveries.every((d) => d.trigger !== 'retry' || d.status !== 'pending'),
+    );
+    const log = await readLog();
     const firsts = log.deliveries.filter((d) => d.trigger === 'event');
     expect(firsts.map((d) => [d.status, d.statusCode])).toEqual(
       firsts.map(() => ['retrying', 500]),
