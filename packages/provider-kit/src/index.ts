@@ -69,6 +69,8 @@ export type {
 export { SinkUnavailableError } from './provider-events';
 export { healthWarning } from './provider-health-warning';
 export {
+  firstEmoji,
+  isSingleEmoji,
   type ProviderReaction,
   TAPBACK_VERBS,
 } from './provider-reaction';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
-import { Channel, HealthStatus, Timestamp, Uuid } from './common';
+import { Channel, E164_PATTERN, HealthStatus, Timestamp, Uuid } from './common';
 
 /** How fast an instance may hand messages to its upstream. */
 export const InstancePacing = component(
@@ -75,17 +75,11 @@ export const BlueBubblesInstanceConfig = component(
         example: 'https://mac.example.com:1234',
       }),
       password: secret('The BlueBubbles Server password.'),
-      address: doc(
-        z
-          .string()
-          .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164')
-          .optional(),
-        {
-          description:
-            "The Mac's iMessage phone number (E.164), as the customer's number names it: inbound messages are received on it. Defaults to the iMessage account BlueBubbles detects.",
-          example: '+14155550100',
-        },
-      ),
+      address: doc(z.string().regex(E164_PATTERN, 'must be E.164').optional(), {
+        description:
+          "The Mac's iMessage phone number (E.164), as the customer's number names it: inbound messages are received on it. Defaults to the iMessage account BlueBubbles detects.",
+        example: '+14155550100',
+      }),
       sendMethod: doc(z.enum(['auto', 'private-api', 'apple-script']).default('auto'), {
         description:
           '`auto` (default): the Private API when its helper is connected, AppleScript otherwise.',

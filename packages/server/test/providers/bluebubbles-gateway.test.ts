@@ -3,9 +3,9 @@ import { FakeBlueBubbles } from '@switchboard/testing/bluebubbles';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminHeaders, adminPost, assignNumber } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
-import { freePort } from '../support/free-port';
+import { buildListeningApp } from '../support/listening-app';
 import { recordedEvents } from '../support/simulator-app';
-import { bearer, buildTestApp, type TestApp } from '../support/test-app';
+import { bearer, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const MAC = '+14155550100';
@@ -26,18 +26,7 @@ async function macWorld(): Promise<MacWorld> {
   const fake = new FakeBlueBubbles({ stepMs: 5 });
   await fake.start();
   fake.addChat(`iMessage;-;${CONTACT}`, [CONTACT]);
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const t = await buildTestApp({
-    env: {
-      PUBLIC_BASE_URL: origin,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      INSTANCE_HEALTH_INTERVAL_MS: '100',
-    },
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  const { t, origin } = await buildListeningApp({ INSTANCE_HEALTH_INTERVAL_MS: '100' });
   const instance = await adminPost<Instance>(t.app, '/admin/v1/instances', {
     name: 'mac',
     provider: 'bluebubbles',

@@ -8,9 +8,9 @@ import {
   createCustomerWithKey,
 } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
-import { freePort } from '../support/free-port';
+import { buildListeningApp } from '../support/listening-app';
 import { recordedEvents } from '../support/simulator-app';
-import { bearer, buildTestApp, type TestApp } from '../support/test-app';
+import { bearer, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const NUMBER = '+14155550100';
@@ -30,19 +30,11 @@ interface TwilioWorld {
 async function twilioWorld(settings: Record<string, string> = {}): Promise<TwilioWorld> {
   const fake = new FakeTwilio({ stepMs: 5 });
   await fake.start();
-  const port = await freePort();
-  const t = await buildTestApp({
-    env: {
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      REACHABILITY_BUDGET_MS: '2000',
-      PROVIDER_RETRY_BASE_MS: '50',
-      PROVIDER_HTTP_TIMEOUT_MS: '300',
-    },
+  const { t } = await buildListeningApp({
+    REACHABILITY_BUDGET_MS: '2000',
+    PROVIDER_RETRY_BASE_MS: '50',
+    PROVIDER_HTTP_TIMEOUT_MS: '300',
   });
-  await t.app.listen({ port, host: '127.0.0.1' });
   const instance = await adminPost<Instance>(t.app, '/admin/v1/instances', {
     name: 'twilio',
     provider: 'twilio',

@@ -5,6 +5,7 @@
  * It prints the instance config to create and the control routes that play a contact.
  */
 import { parseArgs } from 'node:util';
+import { stopOnSignal } from '../fake-cli';
 import { FakeBlueBubbles } from './fake-bluebubbles';
 
 const { values } = parseArgs({
@@ -42,9 +43,4 @@ Play a contact (the API itself is under ${base}/api/v1?password=…):
   curl ${base}/_fake/messages
 `);
 
-const stop = async () => {
-  await fake.stop();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+stopOnSignal(fake);

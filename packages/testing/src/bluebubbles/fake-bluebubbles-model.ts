@@ -229,22 +229,6 @@ export const WEBHOOK_EVENT_TYPES = [
   'scheduled-message-deleted',
 ] as const;
 
-/** The tapbacks BlueBubbles' `/message/react` accepts. */
-export const TAPBACK_REACTIONS = [
-  'love',
-  'like',
-  'dislike',
-  'laugh',
-  'emphasize',
-  'question',
-  '-love',
-  '-like',
-  '-dislike',
-  '-laugh',
-  '-emphasize',
-  '-question',
-];
-
 /** The major macOS version of a version string (`14.5.0` → 14). */
 export function macOsMajor(version: string): number {
   return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
+import { KNOWN_REACTION_TYPES } from '@switchboard/contract';
+import { isSingleEmoji } from '@switchboard/provider-kit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   errorBody,
@@ -12,7 +14,6 @@ import {
   serializeAttachment,
   serializeChat,
   serializeHandle,
-  TAPBACK_REACTIONS,
   WEBHOOK_EVENT_TYPES,
 } from './fake-bluebubbles-model';
 
@@ -103,9 +104,6 @@ const HELPER_DISCONNECTED = 'iMessage Private API Helper is not connected!';
 /** Messages' error code of a recipient not registered with iMessage. */
 const NOT_REGISTERED = 22;
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
-/** One emoji, modifiers and joiners included (the `v` flag's RGI_Emoji property). */
-const UNICODE_SETS: string = 'v';
-const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', UNICODE_SETS);
 
 /**
  * A faithful local BlueBubbles Server for tests and manual trials (`pnpm fake:bluebubbles`): the
@@ -902,10 +900,10 @@ export class FakeBlueBubbles {
     const emoji =
       this.switches.emojiTapbacks &&
       macOsMajor(this.switches.macOsVersion) >= 14 &&
-      SINGLE_EMOJI.test(reaction.replace(/^-/, ''));
-    if (!TAPBACK_REACTIONS.includes(reaction) && !emoji) {
+      isSingleEmoji(reaction.replace(/^-/, ''));
+    if (!(KNOWN_REACTION_TYPES as readonly string[]).includes(reaction) && !emoji) {
       throw badRequest(
-        `The reaction field must be one of: ${TAPBACK_REACTIONS.join(', ')}`,
+        `The reaction field must be one of: ${KNOWN_REACTION_TYPES.join(', ')}`,
         'Validation Error',
       );
     }

@@ -4,7 +4,7 @@ import {
   type TapbackType,
   WHATSAPP_TAPBACK_EMOJI,
 } from '@switchboard/contract';
-import type { ProviderReaction } from '@switchboard/provider-kit';
+import { isSingleEmoji, type ProviderReaction } from '@switchboard/provider-kit';
 
 /** The channels that have reactions (on sms a reaction is a text message). */
 export type ReactionChannel = 'imessage' | 'whatsapp';
@@ -36,11 +36,6 @@ export function appliedReaction(reaction: ProviderReaction, channel: ReactionCha
   return channel === 'whatsapp' ? WHATSAPP_TAPBACK_EMOJI[reaction.type] : reaction.type;
 }
 
-/** The `v` flag (Unicode sets), which the compile target does not know yet but Node 20 runs. */
-const UNICODE_SETS: string = 'v';
-/** One emoji, modifiers and joiners included. */
-const SINGLE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', UNICODE_SETS);
-
 /**
  * Reads a reaction type for a message on `channel`: the twelve tapback values everywhere; on
  * whatsapp any other string as an emoji; on imessage a single emoji (an emoji tapback, which the
@@ -52,6 +47,6 @@ export function parseReaction(type: string, channel: ReactionChannel): ParsedRea
     const reaction = { type: (remove ? type.slice(1) : type) as TapbackType };
     return { reaction, remove, applied: remove ? type : appliedReaction(reaction, channel) };
   }
-  if (channel !== 'whatsapp' && !SINGLE_EMOJI.test(type)) return null;
+  if (channel !== 'whatsapp' && !isSingleEmoji(type)) return null;
   return { reaction: { type: 'emoji', emoji: type }, remove: false, applied: type };
 }

@@ -1,9 +1,15 @@
-import type { Channel, MessageEffect, TapbackType } from '@switchboard/contract';
-import type {
-  FaceTimeCallStatus,
-  ProviderInboundAttachment,
-  ProviderInboundEvent,
-  ProviderReaction,
+import {
+  type Channel,
+  type MessageEffect,
+  TAPBACK_TYPES,
+  type TapbackType,
+} from '@switchboard/contract';
+import {
+  type FaceTimeCallStatus,
+  firstEmoji,
+  type ProviderInboundAttachment,
+  type ProviderInboundEvent,
+  type ProviderReaction,
 } from '@switchboard/provider-kit';
 import type { BlueBubblesMessage } from './bluebubbles-api';
 
@@ -22,14 +28,9 @@ export const EFFECT_IDS: Readonly<Record<MessageEffect, string>> = {
   fireworks: 'com.apple.messages.effect.CKFireworksEffect',
 };
 
-const TAPBACKS: readonly string[] = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'];
 /** Messages' codes of an emoji tapback and its removal (iOS 17+/macOS 14+), which BlueBubbles sends as numeric strings. */
 const EMOJI_TAPBACK = '2006';
 const EMOJI_TAPBACK_REMOVED = '3006';
-/** One emoji, modifiers and joiners included. */
-/** The `v` flag (Unicode sets), which the compile target does not know yet but Node 20 runs. */
-const UNICODE_SETS: string = 'v';
-const EMOJI = new RegExp('\\p{RGI_Emoji}', UNICODE_SETS);
 
 /** What the mapping needs to know about the instance and the message. */
 export interface MappingContext {
@@ -65,9 +66,11 @@ function reactionOf(
 ): { reaction: ProviderReaction; removed: boolean } | null {
   const removed = type.startsWith('-') || type === EMOJI_TAPBACK_REMOVED;
   const name = type.replace(/^-/, '');
-  if (TAPBACKS.includes(name)) return { reaction: { type: name as TapbackType }, removed };
+  if ((TAPBACK_TYPES as readonly string[]).includes(name)) {
+    return { reaction: { type: name as TapbackType }, removed };
+  }
   if (type === EMOJI_TAPBACK || type === EMOJI_TAPBACK_REMOVED) {
-    const emoji = EMOJI.exec(text ?? '')?.[0];
+    const emoji = firstEmoji(text ?? '');
     return emoji ? { reaction: { type: 'emoji', emoji }, removed } : null;
   }
   return null;
@@ -316,7 +319,7 @@ export function sendFailure(code: number): {
 }
 
 /** The text of a message without the object-replacement characters that stand for attachments. */
-function cleanText(text: string | null): string {
+export function cleanText(text: string | null): string {
   return (text ?? '').replaceAll('\ufffc', '').trim();
 }
 

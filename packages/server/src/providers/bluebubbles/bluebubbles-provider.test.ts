@@ -8,7 +8,7 @@ import {
 } from '@switchboard/testing';
 import { FakeBlueBubbles } from '@switchboard/testing/bluebubbles';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BlueBubblesProvider } from './bluebubbles-provider';
+import { BlueBubblesProvider, type BlueBubblesProviderOptions } from './bluebubbles-provider';
 
 const MAC = '+14155550100';
 const CONTACT = '+14155550111';
@@ -20,6 +20,23 @@ const fetchMedia = async () => ({
   data: new Uint8Array([137, 80, 78, 71]),
   contentType: 'image/png',
 });
+
+/** An adapter on the fake Mac: both channels, the Mac's address, `auto` send method. */
+function providerOn(
+  fake: FakeBlueBubbles,
+  overrides: Partial<BlueBubblesProviderOptions> = {},
+): BlueBubblesProvider {
+  return new BlueBubblesProvider({
+    instanceName: 'mac',
+    channels: ['imessage', 'sms'],
+    serverUrl: fake.baseUrl,
+    password: fake.password,
+    sendMethod: 'auto',
+    address: MAC,
+    fetchMedia,
+    ...overrides,
+  });
+}
 
 interface Subject {
   fake: FakeBlueBubbles;
@@ -35,15 +52,7 @@ async function subject(fake = new FakeBlueBubbles({ stepMs: 5 })): Promise<Subje
   fake.addChat(GROUP, [CONTACT, '+14155550133'], 'Team');
   let provider: BlueBubblesProvider | undefined;
   const relay = await startIngressRelay(() => provider);
-  provider = new BlueBubblesProvider({
-    instanceName: 'mac',
-    channels: ['imessage', 'sms'],
-    serverUrl: fake.baseUrl,
-    password: fake.password,
-    sendMethod: 'auto',
-    address: MAC,
-    fetchMedia,
-  });
+  provider = providerOn(fake);
   return {
     fake,
     provider,
@@ -296,14 +305,7 @@ describe('the BlueBubbles adapter against its fake', () => {
     ).resolves.toBeUndefined();
     s.fake.switches.helperConnected = false;
     s.fake.switches.macOsVersion = '14.6.1';
-    const fresh = new BlueBubblesProvider({
-      instanceName: 'mac2',
-      channels: ['imessage'],
-      serverUrl: s.fake.baseUrl,
-      password: s.fake.password,
-      sendMethod: 'auto',
-      address: MAC,
-    });
+    const fresh = providerOn(s.fake, { instanceName: 'mac2' });
     await startWithRecorder(fresh);
     const typing = await fresh
       .typing({
@@ -465,13 +467,7 @@ describe('the BlueBubbles adapter against its fake', () => {
 
   it('is unhealthy with a wrong password', async () => {
     await start();
-    const wrong = new BlueBubblesProvider({
-      instanceName: 'wrong',
-      channels: ['imessage'],
-      serverUrl: s.fake.baseUrl,
-      password: 'not-it',
-      sendMethod: 'auto',
-    });
+    const wrong = providerOn(s.fake, { instanceName: 'wrong', password: 'not-it' });
     await startWithRecorder(wrong);
     expect((await wrong.health()).warnings.map((w) => w.code)).toEqual(['credentials_rejected']);
     await wrong.stop();

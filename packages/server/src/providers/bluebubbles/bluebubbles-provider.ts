@@ -1,4 +1,4 @@
-import type { Channel } from '@switchboard/contract';
+import { type Channel, EMAIL_PATTERN, isE164 } from '@switchboard/contract';
 import {
   healthWarning,
   type MessagingProvider,
@@ -13,7 +13,6 @@ import {
   ProviderError,
   type ProviderHealth,
   type ProviderHealthWarning,
-  type ProviderInboundAttachment,
   type ProviderInboundEvent,
   type ProviderMessageRef,
   type ProviderOperation,
@@ -40,18 +39,17 @@ import {
   type BlueBubblesMessage,
   type BlueBubblesServerInfo,
 } from './bluebubbles-api';
+import { changeErrorOf, providerErrorOf } from './bluebubbles-errors';
 import {
   channelOfChat,
   chatOf,
-  contactEvents,
-  deviceSendEvent,
+  cleanText,
   EFFECT_IDS,
-  faceTimeStatusOf,
   isGroupChat,
-  type MappingContext,
-  ownSendStatuses,
   sendFailure,
 } from './bluebubbles-events';
+import { BlueBubblesInbound } from './bluebubbles-inbound';
+import { MacStatus } from './bluebubbles-mac';
 import { BlueBubblesSendLedger } from './bluebubbles-send-ledger';
 
 /** The adapter name of BlueBubbles instances. */
@@ -60,8 +58,6 @@ export const BLUEBUBBLES_PROVIDER = 'bluebubbles';
 /** The channels a BlueBubbles instance can serve: iMessage, and SMS through the Mac's iPhone. */
 export const BLUEBUBBLES_CHANNELS: readonly Channel[] = ['imessage', 'sms'];
 
-const E164 = /^\+[1-9]\d{6,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Messages found per reconciliation page. */
 const RECONCILE_PAGE = 200;
 /** How far back the first reconciliation of a new instance looks. */
@@ -70,8 +66,6 @@ const FIRST_RECONCILE_WINDOW_MS = 60_000;
 const RECONCILE_OVERLAP_MS = 5_000;
 /** Upstream ids remembered in memory to report each event once per process. */
 const REPORTED_MEMORY = 10_000;
-/** How long a server-info answer is reused for gating operations. */
-const INFO_TTL_MS = 30_000;
 
 /** Settings of one BlueBubbles instance. */
 export interface BlueBubblesProviderOptions {
@@ -126,15 +120,11 @@ export class BlueBubblesProvider implements MessagingProvider {
   #context: ProviderStartContext | undefined;
   #ledger: BlueBubblesSendLedger | undefined;
   #delivery: OrderedEventDelivery | undefined;
-  #info: { value: BlueBubblesServerInfo; at: number } | undefined;
-  #address: string | undefined;
+  readonly #mac: MacStatus;
+  #inbound: BlueBubblesInbound | undefined;
   #reconciling: Promise<void> | undefined;
-  /** Handle ROWIDs to addresses (group changes name members by ROWID). */
-  readonly #handles = new Map<number, string>();
   /** Upstream ids reported by this process, oldest first (bounded). */
   readonly #reported = new Set<string>();
-  /** Callers of FaceTime rings not yet paired with their call status, with the ring's time. */
-  readonly #rings = new Map<string, number>();
 
   /** A BlueBubbles instance; nothing happens until `start`. */
   constructor(options: BlueBubblesProviderOptions) {
@@ -148,7 +138,11 @@ export class BlueBubblesProvider implements MessagingProvider {
       timeoutMs: options.timeoutMs ?? 15_000,
       sendTimeoutMs: options.sendTimeoutMs ?? 150_000,
     });
-    this.#address = options.address;
+    this.#mac = new MacStatus(this.#api, this.#now, {
+      sendMethod: options.sendMethod,
+      instanceName: options.instanceName,
+      ...(options.address === undefined ? {} : { address: options.address }),
+    });
   }
 
   /**
@@ -170,8 +164,16 @@ export class BlueBubblesProvider implements MessagingProvider {
         'no public ingress URL: BlueBubbles cannot post events; set PUBLIC_BASE_URL (reconciliation still finds messages)',
       );
     }
+    this.#inbound = new BlueBubblesInbound({
+      api: this.#api,
+      ledger: this.#ledger,
+      mac: this.#mac,
+      now: this.#now,
+      maxAttachmentBytes: this.#options.maxAttachmentBytes ?? 100 * 1024 * 1024,
+      logger: context.logger,
+      reported: (upstreamId) => this.#reported.has(upstreamId),
+    });
     try {
-      await this.#serverInfo(true);
       await this.#registerWebhook();
     } catch (error) {
       context.logger.warn(
@@ -191,6 +193,7 @@ export class BlueBubblesProvider implements MessagingProvider {
     await this.#delivery?.idle().catch(() => undefined);
     this.#delivery = undefined;
     this.#ledger = undefined;
+    this.#inbound = undefined;
   }
 
   // ---- sends ----
@@ -202,13 +205,9 @@ export class BlueBubblesProvider implements MessagingProvider {
    */
   async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
     const { ledger } = this.#started(request, 'send');
-    const known = await ledger.entry(request.attemptId);
-    if (known?.guid !== undefined) {
-      return { externalId: known.guid, ...(known.chatGuid ? { chatId: known.chatGuid } : {}) };
-    }
-    if (known !== undefined) {
-      // Begun before and not known to have finished (a crash, an uncertain answer): look first.
-      const found = await this.#findSent(request.attemptId, known).catch(() => undefined);
+    if ((await ledger.entry(request.attemptId)) !== undefined) {
+      // Begun before (a crash, an uncertain answer): what it became, if anything, answers.
+      const found = await this.#findSent(request.attemptId).catch(() => undefined);
       if (found) return found;
     }
     const files = await this.#files(request);
@@ -240,7 +239,7 @@ export class BlueBubblesProvider implements MessagingProvider {
     files: BlueBubblesFile[],
   ): Promise<ProviderSendResult> {
     const extras = await this.#sendExtras(request);
-    const method = extras.privateApi ? 'private-api' : await this.#method();
+    const method = extras.privateApi ? 'private-api' : await this.#mac.sendMethod();
     const tempGuid = request.attemptId;
     if (files.length === 0) {
       if (chatGuid === undefined) {
@@ -287,7 +286,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       );
       return this.#result(request, sent, target);
     }
-    if (await this.#privateApiReady()) {
+    if (await this.#mac.privateApiReady()) {
       // One message of several parts (a gallery): text first, then each file.
       const parts: Record<string, unknown>[] = [];
       if (text !== '') parts.push({ partIndex: 0, text });
@@ -374,7 +373,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       fields.partIndex = request.replyTo.partIndex ?? 0;
     }
     if (Object.keys(fields).length === 0) return { privateApi: false, fields };
-    const reason = await this.#privateApiMissing();
+    const reason = await this.#mac.privateApiMissing();
     if (reason !== undefined) {
       throw new ProviderError(
         'IMESSAGE_SEND_FAILED',
@@ -431,9 +430,10 @@ export class BlueBubblesProvider implements MessagingProvider {
   /** The BlueBubbles chat of a destination, looked up (never built, except as a last resort). */
   async #chatFor(channel: Channel, to: ProviderDestination): Promise<string | undefined> {
     if (to.type === 'chat') return to.chatId;
-    const { ledger } = this.#started({ channel, from: '' }, 'send');
+    const ledger = this.#ledger;
+    if (!ledger) return undefined;
     const address = to.address;
-    if (!E164.test(address) && !(channel === 'imessage' && EMAIL.test(address))) {
+    if (!isE164(address) && !(channel === 'imessage' && EMAIL_PATTERN.test(address))) {
       throw ProviderError.unreachable(channel, address);
     }
     const remembered = await ledger.chatOf(channel, address);
@@ -441,7 +441,7 @@ export class BlueBubblesProvider implements MessagingProvider {
     const service = channel === 'sms' ? 'SMS' : 'iMessage';
     for (const guid of [`${service};-;${address}`, `any;-;${address}`]) {
       const chat = await this.#api.chat(guid).catch((error: unknown) => {
-        throw this.#apiError(error, channel, 'look up the chat');
+        throw providerErrorOf(error, channel, 'look up the chat');
       });
       if (chat) {
         await ledger.rememberChat(channel, address, chat.guid);
@@ -488,10 +488,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       });
     }
     if (error.uncertain || /already queued/i.test(error.message)) {
-      const entry = await ledger?.entry(request.attemptId);
-      const found = entry
-        ? await this.#findSent(request.attemptId, entry).catch(() => undefined)
-        : undefined;
+      const found = await this.#findSent(request.attemptId).catch(() => undefined);
       if (found) return new FoundSend(found);
       return new ProviderError(
         'PROVIDER_TIMEOUT',
@@ -500,35 +497,29 @@ export class BlueBubblesProvider implements MessagingProvider {
       );
     }
     await ledger?.refused(request.attemptId);
-    return this.#apiError(error, request.channel, 'send');
+    return providerErrorOf(error, request.channel, 'send');
   }
 
   /**
    * Whether an attempt became a message after all: its GUID from a webhook, or a message the Mac
    * sent into its chat since it started with the same text.
    */
-  async #findSent(
-    attemptId: string,
-    entry: { chatGuid?: string; text: string; startedAt: number; guid?: string },
-  ): Promise<ProviderSendResult | undefined> {
-    const ledger = this.#ledger;
-    if (!ledger) return undefined;
-    const now = await ledger.entry(attemptId);
-    if (now?.guid !== undefined) {
-      return { externalId: now.guid, ...(now.chatGuid ? { chatId: now.chatGuid } : {}) };
-    }
+  async #findSent(attemptId: string): Promise<ProviderSendResult | undefined> {
+    const entry = await this.#ledger?.entry(attemptId);
+    if (!this.#ledger || !entry) return undefined;
+    if (entry.guid !== undefined) return resultOf(entry.guid, entry.chatGuid);
     const messages = await this.#api.queryMessages(entry.startedAt - 2_000, 0, RECONCILE_PAGE);
     const match = messages.find(
       (message) =>
         message.isFromMe &&
         (message.tempGuid === attemptId ||
           ((entry.chatGuid === undefined || chatOf(message) === entry.chatGuid) &&
-            (message.text ?? '').replaceAll('\ufffc', '').trim() === entry.text.trim())),
+            cleanText(message.text) === entry.text.trim())),
     );
     if (!match) return undefined;
     const chatGuid = chatOf(match) ?? entry.chatGuid;
-    await ledger.sent(attemptId, match.guid, chatGuid);
-    return { externalId: match.guid, ...(chatGuid ? { chatId: chatGuid } : {}) };
+    await this.#ledger.sent(attemptId, match.guid, chatGuid);
+    return resultOf(match.guid, chatGuid);
   }
 
   // ---- operations through the Private API ----
@@ -536,7 +527,7 @@ export class BlueBubblesProvider implements MessagingProvider {
   /** Edits a sent message (Private API, macOS 13+). */
   async edit(request: ProviderEditRequest): Promise<void> {
     this.#imessageOnly(request, 'edit');
-    await this.#requirePrivateApi(request, 'editing', 13);
+    await this.#mac.require(request.channel, 'editing', 13);
     try {
       await this.#api.edit(request.message.externalId, {
         editedMessage: request.text,
@@ -545,20 +536,20 @@ export class BlueBubblesProvider implements MessagingProvider {
         partIndex: request.message.partIndex ?? 0,
       });
     } catch (error) {
-      throw this.#changeError(error, request.channel, 'edit');
+      throw changeErrorOf(error, request.channel, 'edit');
     }
   }
 
   /** Unsends a sent message (Private API, macOS 13+). */
   async unsend(request: ProviderUnsendRequest): Promise<void> {
     this.#imessageOnly(request, 'unsend');
-    await this.#requirePrivateApi(request, 'unsending', 13);
+    await this.#mac.require(request.channel, 'unsending', 13);
     try {
       await this.#api.unsend(request.message.externalId, {
         partIndex: request.message.partIndex ?? 0,
       });
     } catch (error) {
-      throw this.#changeError(error, request.channel, 'unsend');
+      throw changeErrorOf(error, request.channel, 'unsend');
     }
   }
 
@@ -566,7 +557,7 @@ export class BlueBubblesProvider implements MessagingProvider {
   async react(request: ProviderReactRequest): Promise<void> {
     this.#imessageOnly(request, 'reactions');
     const emoji = request.reaction.type === 'emoji';
-    await this.#requirePrivateApi(request, emoji ? 'emoji tapbacks' : 'tapbacks', emoji ? 14 : 0);
+    await this.#mac.require(request.channel, emoji ? 'emoji tapbacks' : 'tapbacks', emoji ? 14 : 0);
     const name = request.reaction.type === 'emoji' ? request.reaction.emoji : request.reaction.type;
     const chatGuid = await this.#chatOfMessage(request.channel, request.message);
     try {
@@ -584,14 +575,14 @@ export class BlueBubblesProvider implements MessagingProvider {
           { channel: request.channel },
         );
       }
-      throw this.#apiError(error, request.channel, 'react');
+      throw providerErrorOf(error, request.channel, 'react');
     }
   }
 
   /** Starts or stops the typing indicator (Private API). */
   async typing(request: ProviderTypingRequest): Promise<void> {
     this.#imessageOnly(request, 'typing');
-    await this.#requirePrivateApi(request, 'typing indicators', 0);
+    await this.#mac.require(request.channel, 'typing indicators', 0);
     const chatGuid = await this.#chatFor(request.channel, request.to);
     if (chatGuid === undefined) {
       throw new ProviderError(
@@ -603,25 +594,25 @@ export class BlueBubblesProvider implements MessagingProvider {
       );
     }
     await this.#api.typing(chatGuid, request.status === 'start').catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'typing');
+      throw providerErrorOf(error, request.channel, 'typing');
     });
   }
 
   /** Marks a chat read (Private API). */
   async markRead(request: ProviderChatRequest): Promise<void> {
     this.#imessageOnly(request, 'mark read');
-    await this.#requirePrivateApi(request, 'marking chats read', 0);
+    await this.#mac.require(request.channel, 'marking chats read', 0);
     await this.#api.markChat(request.chatId, true).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'mark read');
+      throw providerErrorOf(error, request.channel, 'mark read');
     });
   }
 
   /** Marks a chat unread (Private API, macOS 13+). */
   async markUnread(request: ProviderChatRequest): Promise<void> {
     this.#imessageOnly(request, 'mark unread');
-    await this.#requirePrivateApi(request, 'marking chats unread', 13);
+    await this.#mac.require(request.channel, 'marking chats unread', 13);
     await this.#api.markChat(request.chatId, false).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'mark unread');
+      throw providerErrorOf(error, request.channel, 'mark unread');
     });
   }
 
@@ -638,7 +629,7 @@ export class BlueBubblesProvider implements MessagingProvider {
         { channel: request.channel },
       );
     }
-    await this.#requirePrivateApi(request, 'creating groups', 0);
+    await this.#mac.require(request.channel, 'creating groups', 0);
     const chat = await this.#api
       .newChat({
         addresses: [...request.participants],
@@ -647,11 +638,11 @@ export class BlueBubblesProvider implements MessagingProvider {
         method: 'private-api',
       })
       .catch((error: unknown) => {
-        throw this.#apiError(error, request.channel, 'create the group');
+        throw providerErrorOf(error, request.channel, 'create the group');
       });
     if (request.name !== undefined && request.name !== (chat.displayName ?? '')) {
       await this.#api.renameChat(chat.guid, request.name).catch((error: unknown) => {
-        throw this.#apiError(error, request.channel, 'name the group');
+        throw providerErrorOf(error, request.channel, 'name the group');
       });
     }
     const view = chatView(chat);
@@ -663,7 +654,7 @@ export class BlueBubblesProvider implements MessagingProvider {
   async getChat(request: ProviderChatRequest): Promise<ProviderChat | null> {
     this.#imessageOnly(request, 'chats');
     const chat = await this.#api.chat(request.chatId).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'look up the chat');
+      throw providerErrorOf(error, request.channel, 'look up the chat');
     });
     return chat ? chatView(chat) : null;
   }
@@ -671,20 +662,20 @@ export class BlueBubblesProvider implements MessagingProvider {
   /** Renames a group (Private API). */
   async renameGroup(request: ProviderRenameGroupRequest): Promise<void> {
     this.#imessageOnly(request, 'groups');
-    await this.#requirePrivateApi(request, 'renaming groups', 0);
+    await this.#mac.require(request.channel, 'renaming groups', 0);
     await this.#api.renameChat(request.chatId, request.name).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'rename the group');
+      throw providerErrorOf(error, request.channel, 'rename the group');
     });
   }
 
   /** Adds a member (Private API). */
   async addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant> {
     this.#imessageOnly(request, 'groups');
-    await this.#requirePrivateApi(request, 'adding members', 0);
+    await this.#mac.require(request.channel, 'adding members', 0);
     await this.#api
       .participant(request.chatId, request.participant, true)
       .catch((error: unknown) => {
-        throw this.#apiError(error, request.channel, 'add the member');
+        throw providerErrorOf(error, request.channel, 'add the member');
       });
     return participantOf(request.participant);
   }
@@ -692,20 +683,20 @@ export class BlueBubblesProvider implements MessagingProvider {
   /** Removes a member (Private API). */
   async removeParticipant(request: ProviderParticipantRequest): Promise<void> {
     this.#imessageOnly(request, 'groups');
-    await this.#requirePrivateApi(request, 'removing members', 0);
+    await this.#mac.require(request.channel, 'removing members', 0);
     await this.#api
       .participant(request.chatId, request.participant, false)
       .catch((error: unknown) => {
-        throw this.#apiError(error, request.channel, 'remove the member');
+        throw providerErrorOf(error, request.channel, 'remove the member');
       });
   }
 
   /** Leaves a group (Private API). */
   async leaveGroup(request: ProviderChatRequest): Promise<void> {
     this.#imessageOnly(request, 'groups');
-    await this.#requirePrivateApi(request, 'leaving groups', 0);
+    await this.#mac.require(request.channel, 'leaving groups', 0);
     await this.#api.leaveChat(request.chatId).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'leave the group');
+      throw providerErrorOf(error, request.channel, 'leave the group');
     });
   }
 
@@ -717,15 +708,15 @@ export class BlueBubblesProvider implements MessagingProvider {
   async checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability> {
     const checkedAt = this.#now();
     const address = request.address;
-    const phone = E164.test(address);
+    const phone = isE164(address);
     const channels: Partial<Record<Channel, boolean>> = {};
     if (this.channels.includes('sms')) channels.sms = phone;
     if (!this.channels.includes('imessage')) return { address, channels, checkedAt };
-    if (!phone && !EMAIL.test(address)) {
+    if (!phone && !EMAIL_PATTERN.test(address)) {
       channels.imessage = false;
       return { address, channels, checkedAt };
     }
-    if ((await this.#privateApiMissing().catch(() => 'unreachable')) !== undefined) {
+    if ((await this.#mac.privateApiMissing().catch(() => 'unreachable')) !== undefined) {
       return { address, channels, checkedAt, transient: true };
     }
     try {
@@ -760,7 +751,7 @@ export class BlueBubblesProvider implements MessagingProvider {
     const checkedAt = this.#now();
     let info: BlueBubblesServerInfo;
     try {
-      info = await this.#serverInfo(true);
+      info = await this.#mac.info(true);
     } catch (error) {
       const rejected = error instanceof BlueBubblesApiError && error.status === 401;
       return {
@@ -787,7 +778,7 @@ export class BlueBubblesProvider implements MessagingProvider {
   ): Promise<ProviderStatusSnapshot | null> {
     this.#started(request, 'status lookups');
     const message = await this.#api.message(request.message.externalId).catch((error: unknown) => {
-      throw this.#apiError(error, request.channel, 'look up the message');
+      throw providerErrorOf(error, request.channel, 'look up the message');
     });
     if (!message) return null;
     if (message.error !== 0) return { status: 'failed', error: sendFailure(message.error) };
@@ -805,7 +796,8 @@ export class BlueBubblesProvider implements MessagingProvider {
    * the gateway has recorded what it said.
    */
   async handleWebhook(request: ProviderWebhookRequest): Promise<ProviderWebhookResponse> {
-    if (!this.#context) return { status: 503, body: 'The instance is not running' };
+    const inbound = this.#inbound;
+    if (!this.#context || !inbound) return { status: 503, body: 'The instance is not running' };
     if (request.method !== 'POST') return { status: 405, body: 'BlueBubbles webhooks are POSTs' };
     let body: { type?: unknown; data?: unknown };
     try {
@@ -817,7 +809,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       return { status: 400, body: 'Not a BlueBubbles event' };
     }
     try {
-      const events = await this.#eventsOfWebhook(body.type, body.data);
+      const events = await inbound.eventsOfWebhook(body.type, body.data);
       if (events === null) return { status: 404, body: 'The Mac does not know this message' };
       for (const event of events) await this.#deliver(event);
       return { status: 204 };
@@ -827,222 +819,6 @@ export class BlueBubblesProvider implements MessagingProvider {
         'BlueBubbles webhook not handled',
       );
       return { status: 503, body: 'Not recorded; reconciliation will find it' };
-    }
-  }
-
-  async #eventsOfWebhook(type: string, data: unknown): Promise<ProviderInboundEvent[] | null> {
-    const now = new Date(this.#now());
-    switch (type) {
-      case 'new-message':
-      case 'updated-message':
-      case 'message-send-error':
-      case 'group-name-change':
-      case 'participant-added':
-      case 'participant-removed':
-      case 'participant-left': {
-        const posted = data as Partial<BlueBubblesMessage> | undefined;
-        if (typeof posted?.guid !== 'string') return [];
-        const message = await this.#api.message(posted.guid);
-        if (!message) return null;
-        return this.#eventsOfMessage(
-          { ...message, ...(posted.tempGuid ? { tempGuid: posted.tempGuid } : {}) },
-          chatOf(message) ?? chatOf(posted as BlueBubblesMessage),
-        );
-      }
-      case 'typing-indicator': {
-        const typing = data as { display?: unknown; guid?: unknown };
-        if (typeof typing.guid !== 'string' || isGroupChat(typing.guid)) return [];
-        const from = typing.guid.split(';-;')[1];
-        if (!from) return [];
-        return [
-          {
-            kind: 'typing',
-            channel: channelOfChat(typing.guid),
-            occurredAt: now,
-            from,
-            to: await this.#instanceAddress(),
-            status: typing.display === true ? 'start' : 'stop',
-          },
-        ];
-      }
-      case 'chat-read-status-changed': {
-        const read = data as { chatGuid?: unknown; read?: unknown };
-        if (typeof read.chatGuid !== 'string') return [];
-        return [
-          {
-            kind: 'chat.read',
-            channel: channelOfChat(read.chatGuid),
-            occurredAt: now,
-            chatId: read.chatGuid,
-            to: await this.#instanceAddress(),
-            read: read.read !== false,
-          },
-        ];
-      }
-      case 'incoming-facetime': {
-        // A JSON string: '{"caller":"+1…","timestamp":…}'. Paired with the call's status event.
-        const ring = JSON.parse(typeof data === 'string' ? data : '{}') as {
-          caller?: unknown;
-          timestamp?: unknown;
-        };
-        if (typeof ring.caller === 'string') {
-          this.#rings.set(
-            ring.caller,
-            typeof ring.timestamp === 'number' ? ring.timestamp : this.#now(),
-          );
-        }
-        return [];
-      }
-      case 'ft-call-status-changed':
-        return this.#faceTimeEvents(data, now);
-      default:
-        return [];
-    }
-  }
-
-  async #faceTimeEvents(data: unknown, now: Date): Promise<ProviderInboundEvent[]> {
-    const call = data as {
-      uuid?: unknown;
-      status?: unknown;
-      address?: unknown;
-      handle?: { address?: unknown } | null;
-      is_outgoing?: unknown;
-      is_video?: unknown;
-    };
-    const status = faceTimeStatusOf(call.status);
-    const address =
-      typeof call.address === 'string'
-        ? call.address
-        : typeof call.handle?.address === 'string'
-          ? call.handle.address
-          : undefined;
-    if (typeof call.uuid !== 'string' || !status || !address) return [];
-    const to = await this.#instanceAddress();
-    const isVideo = call.is_video === true;
-    const events: ProviderInboundEvent[] = [];
-    if (status === 'incoming' && call.is_outgoing !== true) {
-      const rang = this.#rings.get(address);
-      this.#rings.delete(address);
-      events.push({
-        kind: 'facetime.incoming',
-        channel: 'imessage',
-        occurredAt: rang === undefined ? now : new Date(rang),
-        upstreamEventId: `${call.uuid}:ring`,
-        callUuid: call.uuid,
-        caller: address,
-        to,
-        isVideo,
-      });
-    }
-    if (status === 'incoming') return events;
-    events.push({
-      kind: 'facetime.status',
-      channel: 'imessage',
-      occurredAt: now,
-      upstreamEventId: `${call.uuid}:${status}`,
-      callUuid: call.uuid,
-      address,
-      to,
-      status,
-      isOutgoing: call.is_outgoing === true,
-      isVideo,
-    });
-    return events;
-  }
-
-  /** The events of one message, whatever told of it (a webhook, reconciliation). */
-  async #eventsOfMessage(
-    message: BlueBubblesMessage,
-    chatGuid: string | undefined,
-  ): Promise<ProviderInboundEvent[]> {
-    const context: MappingContext = {
-      address: await this.#instanceAddress(),
-      now: new Date(this.#now()),
-    };
-    if (message.isFromMe) {
-      if (message.itemType !== 0 || message.associatedMessageType) {
-        // The Mac's own group changes and tapbacks: made through the gateway, already recorded.
-        return [];
-      }
-      const attemptId = await this.#attemptOf(message, chatGuid);
-      if (attemptId !== undefined) {
-        return ownSendStatuses(message, chatGuid, context, attemptId);
-      }
-      return deviceSendEvent(message, chatGuid, context, await this.#attachmentsOf(message));
-    }
-    await this.#learnHandles(message, chatGuid);
-    return contactEvents(message, chatGuid, context, await this.#attachmentsOf(message), (rowId) =>
-      this.#handles.get(rowId),
-    );
-  }
-
-  /** The attempt a message the Mac sent belongs to, when the gateway sent it. */
-  async #attemptOf(
-    message: BlueBubblesMessage,
-    chatGuid: string | undefined,
-  ): Promise<string | undefined> {
-    const ledger = this.#ledger;
-    if (!ledger) return undefined;
-    const byGuid = await ledger.attemptOf(message.guid);
-    if (byGuid !== undefined) return byGuid;
-    const tempGuid = message.tempGuid;
-    const byTemp =
-      tempGuid === undefined ? undefined : await ledger.entry(tempGuid.replace(/:\d+$/, ''));
-    const attemptId =
-      byTemp && tempGuid !== undefined
-        ? tempGuid.replace(/:\d+$/, '')
-        : await ledger.pendingMatch(
-            chatGuid,
-            (message.text ?? '').replaceAll('\ufffc', '').trim(),
-            message.dateCreated ?? this.#now(),
-          );
-    if (attemptId === undefined) return undefined;
-    const entry = await ledger.entry(attemptId);
-    // The first message of the attempt is the one it answers with; later parts keep their own GUIDs.
-    if (entry?.guid === undefined) await ledger.sent(attemptId, message.guid, chatGuid);
-    else await ledger.attach(attemptId, message.guid);
-    return attemptId;
-  }
-
-  /** The bytes of a message's attachments, downloaded from the Mac (a LAN address is fine here). */
-  async #attachmentsOf(message: BlueBubblesMessage): Promise<ProviderInboundAttachment[]> {
-    const max = this.#options.maxAttachmentBytes ?? 100 * 1024 * 1024;
-    const attachments: ProviderInboundAttachment[] = [];
-    for (const attachment of message.attachments ?? []) {
-      const mimeType = attachment.mimeType ?? 'application/octet-stream';
-      const common = {
-        providerId: attachment.guid,
-        mimeType,
-        ...(attachment.transferName ? { filename: attachment.transferName } : {}),
-        ...(typeof attachment.totalBytes === 'number' ? { totalBytes: attachment.totalBytes } : {}),
-      };
-      try {
-        const data = await this.#api.download(attachment.guid, max);
-        attachments.push({ ...common, content: { kind: 'bytes', data } });
-      } catch (error) {
-        attachments.push({
-          ...common,
-          content: {
-            kind: 'unavailable',
-            reason: `the Mac did not give the file: ${error instanceof Error ? error.message : String(error)}`,
-          },
-        });
-      }
-    }
-    return attachments;
-  }
-
-  /** Learns handle ROWIDs of a group's members (group changes name members by ROWID). */
-  async #learnHandles(message: BlueBubblesMessage, chatGuid: string | undefined): Promise<void> {
-    const rowId = message.otherHandle;
-    if (message.itemType !== 1 || !rowId || this.#handles.has(rowId)) return;
-    const handles = await this.#api.handles().catch(() => []);
-    for (const handle of handles) this.#handles.set(handle.originalROWID, handle.address);
-    if (!this.#handles.has(rowId) && chatGuid) {
-      this.#context?.logger.warn(
-        { rowId, chatGuid },
-        'a group change names a handle the Mac does not list',
-      );
     }
   }
 
@@ -1082,26 +858,22 @@ export class BlueBubblesProvider implements MessagingProvider {
     const context = this.#context;
     if (!context) return 0;
     const stored = await context.state.get('cursor');
-    const startedAt = this.#now();
-    let after =
-      stored === undefined
-        ? startedAt - FIRST_RECONCILE_WINDOW_MS
-        : Number(stored) - RECONCILE_OVERLAP_MS;
-    let newest = stored === undefined ? startedAt - FIRST_RECONCILE_WINDOW_MS : Number(stored);
+    const cursor = stored === undefined ? this.#now() - FIRST_RECONCILE_WINDOW_MS : Number(stored);
+    const after = stored === undefined ? cursor : cursor - RECONCILE_OVERLAP_MS;
+    let newest = cursor;
     let seen = 0;
     for (let offset = 0; ; offset += RECONCILE_PAGE) {
       const page = await this.#api.queryMessages(after, offset, RECONCILE_PAGE);
       for (const message of page) {
         if (!this.#context) return seen;
-        const events = await this.#eventsOfMessage(message, chatOf(message));
+        const events = (await this.#inbound?.eventsOfMessage(message, chatOf(message))) ?? [];
         for (const event of events) await this.#deliver(event);
         seen += 1;
         newest = Math.max(newest, message.dateCreated ?? 0);
       }
       if (page.length < RECONCILE_PAGE) break;
     }
-    after = newest;
-    await context.state.set('cursor', String(after));
+    await context.state.set('cursor', String(newest));
     return seen;
   }
 
@@ -1130,73 +902,6 @@ export class BlueBubblesProvider implements MessagingProvider {
     await this.#api.addWebhook(url, ['*']);
   }
 
-  async #serverInfo(fresh = false): Promise<BlueBubblesServerInfo> {
-    const cached = this.#info;
-    if (!fresh && cached && this.#now() - cached.at < INFO_TTL_MS) return cached.value;
-    const value = await this.#api.serverInfo();
-    this.#info = { value, at: this.#now() };
-    return value;
-  }
-
-  /** The instance address: configured, else the iMessage account BlueBubbles detects. */
-  async #instanceAddress(): Promise<string> {
-    if (this.#address !== undefined) return this.#address;
-    const detected = (await this.#serverInfo().catch(() => undefined))?.detected_imessage;
-    if (detected) this.#address = detected;
-    return detected || this.instanceName;
-  }
-
-  /** Why the Private API cannot be used now, or undefined when it can. */
-  async #privateApiMissing(): Promise<string | undefined> {
-    const info = await this.#serverInfo();
-    if (!info.private_api) return 'the Private API is disabled in BlueBubbles Server';
-    if (!info.helper_connected) return 'the Private API helper is not connected';
-    return undefined;
-  }
-
-  async #privateApiReady(): Promise<boolean> {
-    return (await this.#privateApiMissing().catch(() => 'unreachable')) === undefined;
-  }
-
-  /** `private-api` when configured, or on `auto` when the helper is connected; else `apple-script`. */
-  async #method(): Promise<'private-api' | 'apple-script'> {
-    const configured = this.#options.sendMethod;
-    if (configured !== 'auto') return configured;
-    return (await this.#privateApiReady()) ? 'private-api' : 'apple-script';
-  }
-
-  /** Refuses an operation the Private API (or this macOS) cannot do now, saying why. */
-  async #requirePrivateApi(
-    request: ProviderOperation,
-    operation: string,
-    minMacOs: number,
-  ): Promise<void> {
-    let info: BlueBubblesServerInfo;
-    try {
-      info = await this.#serverInfo();
-    } catch (error) {
-      throw this.#apiError(error, request.channel, operation);
-    }
-    const reason = await this.#privateApiMissing();
-    if (reason !== undefined) {
-      throw new ProviderError(
-        'CHANNEL_NOT_SUPPORTED',
-        `${operation} needs the BlueBubbles Private API: ${reason}`,
-        {
-          channel: request.channel,
-        },
-      );
-    }
-    const major = Number.parseInt(info.os_version.split('.')[0] ?? '0', 10) || 0;
-    if (major < minMacOs) {
-      throw new ProviderError(
-        'CHANNEL_NOT_SUPPORTED',
-        `${operation} needs macOS ${minMacOs} or newer; this Mac runs macOS ${info.os_version}`,
-        { channel: request.channel },
-      );
-    }
-  }
-
   async #chatOfMessage(channel: Channel, message: ProviderMessageRef): Promise<string> {
     const chatGuid = await this.#chatFor(channel, message.conversation);
     if (chatGuid !== undefined) return chatGuid;
@@ -1208,66 +913,6 @@ export class BlueBubblesProvider implements MessagingProvider {
       });
     }
     return guid;
-  }
-
-  /** The error of an edit or unsend the Mac could not make. */
-  #changeError(error: unknown, channel: Channel, operation: 'edit' | 'unsend'): ProviderError {
-    if (error instanceof BlueBubblesApiError && error.status === 0 && error.timedOut) {
-      return new ProviderError('PROVIDER_TIMEOUT', error.message, { channel, cause: error });
-    }
-    if (error instanceof BlueBubblesApiError && error.status >= 500) {
-      return new ProviderError(
-        'EDIT_FAILED',
-        `The Mac could not ${operation} the message: ${error.message}`,
-        {
-          channel,
-          cause: error,
-        },
-      );
-    }
-    return this.#apiError(error, channel, operation);
-  }
-
-  /** The provider error of a failed API call. */
-  #apiError(error: unknown, channel: Channel, operation: string): ProviderError {
-    if (error instanceof ProviderError) return error;
-    if (!(error instanceof BlueBubblesApiError)) {
-      return new ProviderError('INTERNAL_ERROR', String(error), { channel, retryable: true });
-    }
-    if (error.status === 401) {
-      return new ProviderError(
-        'INTERNAL_ERROR',
-        `BlueBubbles refused the instance's password (${operation})`,
-        {
-          channel,
-          retryable: true,
-          cause: error,
-        },
-      );
-    }
-    if (error.status === 404) {
-      return new ProviderError('NOT_FOUND', `${operation}: ${error.message}`, {
-        channel,
-        cause: error,
-      });
-    }
-    if (error.status === 400) {
-      return new ProviderError('VALIDATION_ERROR', `${operation}: ${error.message}`, {
-        channel,
-        cause: error,
-      });
-    }
-    if (error.status === 0 && error.timedOut) {
-      return new ProviderError('PROVIDER_TIMEOUT', `${operation}: ${error.message}`, {
-        channel,
-        cause: error,
-      });
-    }
-    return new ProviderError('INTERNAL_ERROR', `${operation}: ${error.message}`, {
-      channel,
-      retryable: true,
-      cause: error,
-    });
   }
 
   #imessageOnly(request: ProviderOperation, operation: string): void {
@@ -1295,6 +940,11 @@ export class BlueBubblesProvider implements MessagingProvider {
 /** A send found to have happened after an uncertain answer: resolved, not thrown. */
 class FoundSend {
   constructor(readonly result: ProviderSendResult) {}
+}
+
+/** A send's answer: its message GUID and chat. */
+function resultOf(guid: string, chatGuid: string | undefined): ProviderSendResult {
+  return { externalId: guid, ...(chatGuid ? { chatId: chatGuid } : {}) };
 }
 
 /** A BlueBubbles chat as the port describes it. */

@@ -40,6 +40,8 @@ export class BlueBubblesSendLedger {
   /** Writes an attempt down before it is made. */
   async begin(attemptId: string, entry: LedgerEntry): Promise<void> {
     await this.#state.set(`send:${attemptId}`, JSON.stringify(entry));
+    // Attempts still waiting for their GUID, apart, so matching a webhook reads only them.
+    await this.#state.set(`pending:${attemptId}`, '');
   }
 
   /** Records the GUID an attempt became (from the answer, a webhook or reconciliation). */
@@ -54,6 +56,7 @@ export class BlueBubblesSendLedger {
       }),
     );
     await this.#state.set(`guid:${guid}`, attemptId);
+    await this.#state.delete(`pending:${attemptId}`);
   }
 
   /** Records a later message of an attempt (a file sent as its own message) as the gateway's. */
@@ -64,6 +67,7 @@ export class BlueBubblesSendLedger {
   /** Forgets an attempt BlueBubbles refused (nothing was sent). */
   async refused(attemptId: string): Promise<void> {
     await this.#state.delete(`send:${attemptId}`);
+    await this.#state.delete(`pending:${attemptId}`);
   }
 
   /** The attempt a message GUID belongs to, when the gateway sent it. */
@@ -80,16 +84,15 @@ export class BlueBubblesSendLedger {
     text: string,
     createdAt: number,
   ): Promise<string | undefined> {
-    for (const key of await this.#state.keys('send:')) {
-      const raw = await this.#state.get(key);
-      if (raw === undefined) continue;
-      const entry = JSON.parse(raw) as LedgerEntry;
-      if (entry.guid !== undefined || entry.text !== text) continue;
+    for (const key of await this.#state.keys('pending:')) {
+      const attemptId = key.slice('pending:'.length);
+      const entry = await this.entry(attemptId);
+      if (entry === undefined || entry.guid !== undefined || entry.text !== text) continue;
       if (entry.chatGuid !== undefined && chatGuid !== undefined && entry.chatGuid !== chatGuid) {
         continue;
       }
       if (createdAt + 2_000 < entry.startedAt) continue;
-      return key.slice('send:'.length);
+      return attemptId;
     }
     return undefined;
   }
@@ -112,7 +115,8 @@ export class BlueBubblesSendLedger {
       if (raw === undefined) continue;
       const entry = JSON.parse(raw) as LedgerEntry;
       if (entry.startedAt >= before) continue;
-      await this.#state.delete(key);
+      const attemptId = key.slice('send:'.length);
+      await this.refused(attemptId);
       if (entry.guid !== undefined) await this.#state.delete(`guid:${entry.guid}`);
     }
   }
