@@ -3,6 +3,7 @@
  * recorder, a manual clock and a loopback HTTP receiver. Test code only; never in a shipped bundle.
  */
 
+export { freeLoopbackPort } from './free-port';
 export { type IngressRelay, startIngressRelay } from './ingress-relay';
 export {
   type LoopbackReceiver,

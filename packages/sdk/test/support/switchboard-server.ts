@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AssignedNumber, CreatedApiKey, Customer, Instance } from '@switchboard/contract';
 import { type BuildAppOverrides, buildApp, loadConfig } from '@switchboard/server';
+import { freeLoopbackPort } from '@switchboard/testing';
 
 /** A real Switchboard server listening on loopback, with one customer and its API key. */
 export interface SwitchboardServer {
@@ -32,6 +33,11 @@ export interface StartServerOptions {
    * the first one the default.
    */
   numbers?: readonly string[];
+  /**
+   * Listen on a free port chosen first and make it `PUBLIC_BASE_URL`, so upstream fakes can call
+   * the server's ingress (otherwise the port is the system's pick and the public URL a default).
+   */
+  publicPort?: boolean;
 }
 
 const ADMIN_TOKEN = 'sdk-test-admin-token-0123456789';
@@ -43,7 +49,9 @@ const ADMIN_TOKEN = 'sdk-test-admin-token-0123456789';
  */
 export async function startServer(options: StartServerOptions = {}): Promise<SwitchboardServer> {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-sdk-'));
+  const port = options.publicPort ? await freeLoopbackPort() : 0;
   const config = loadConfig({
+    ...(options.publicPort ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     DATABASE_URL: join(dir, 'switchboard.db'),
     HOST: '127.0.0.1',
     PORT: '0',
@@ -66,7 +74,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Swi
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = await app.listen({ host: '127.0.0.1', port });
     const baseUrl = address.replace('localhost', '127.0.0.1');
     const customer = await admin<Customer>(baseUrl, '/admin/v1/customers', { name: 'SDK tests' });
     const key = await admin<CreatedApiKey>(baseUrl, `/admin/v1/customers/${customer.id}/api-keys`, {

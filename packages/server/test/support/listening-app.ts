@@ -1,15 +1,5 @@
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '@switchboard/testing';
 import { buildTestApp, type TestApp } from './test-app';
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address !== 'object') throw new Error('no port');
-  return address.port;
-}
 
 /**
  * The gateway listening on a real loopback port that is also its `PUBLIC_BASE_URL`, so upstream
@@ -19,7 +9,7 @@ async function freePort(): Promise<number> {
 export async function buildListeningApp(
   env: Record<string, string> = {},
 ): Promise<{ t: TestApp; origin: string }> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await buildTestApp({
     env: {

@@ -358,6 +358,27 @@ describe('the BlueBubbles adapter against its fake', () => {
       removed: false,
       targetExternalId: target.guid,
     });
+    const sticker = s.fake.inbound({
+      from: CONTACT,
+      associatedMessageGuid: `p:0/${target.guid}`,
+      associatedMessageType: 'sticker',
+      attachments: [
+        {
+          mimeType: 'image/png',
+          name: 'sticker.png',
+          data: new Uint8Array([137, 80]),
+          isSticker: true,
+        },
+      ],
+    });
+    const reply = await recorder.waitFor(
+      (e) => e.kind === 'message.inbound' && e.externalId === sticker.guid,
+      5_000,
+    );
+    expect(reply).toMatchObject({
+      replyToExternalId: target.guid,
+      attachments: [{ mimeType: 'image/png', filename: 'sticker.png' }],
+    });
   });
 
   it('reports messages typed on the Mac as device messages, and its own sends as statuses only', async () => {
