@@ -15,6 +15,13 @@ export interface OrderedEventDeliveryOptions {
   retryDelaysMs?: readonly number[];
   /** Whether a refusal is worth another offer (default: every one is). */
   retryIf?: (error: unknown) => boolean;
+  /**
+   * How many upstream event ids to remember (default 0: none): an event whose `upstreamEventId`
+   * was delivered (or is being delivered) already is not offered again, for upstreams that tell
+   * the same thing twice (a send's answer and its webhook, duplicate webhooks, reconciliation).
+   * The gateway's own de-duplication is durable; this one spares it the repeats.
+   */
+  rememberIds?: number;
 }
 
 /**
@@ -28,6 +35,9 @@ export class OrderedEventDelivery {
   readonly #attempts: number;
   readonly #delays: readonly number[];
   readonly #retryIf: (error: unknown) => boolean;
+  readonly #rememberIds: number;
+  /** Upstream ids delivered or being delivered, oldest first. */
+  readonly #seen = new Set<string>();
   #tail: Promise<void> = Promise.resolve();
   #closed = false;
   readonly #wakers = new Set<() => void>();
@@ -43,6 +53,12 @@ export class OrderedEventDelivery {
     this.#attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
     this.#delays = options.retryDelaysMs ?? [];
     this.#retryIf = options.retryIf ?? (() => true);
+    this.#rememberIds = options.rememberIds ?? 0;
+  }
+
+  /** True when an event with this upstream id was delivered, or is queued, already. */
+  seen(upstreamEventId: string): boolean {
+    return this.#seen.has(upstreamEventId);
   }
 
   /** Stops waiting between offers: events still being retried get one last offer, then give up. */
@@ -57,8 +73,19 @@ export class OrderedEventDelivery {
    * the sink's last error when every attempt failed.
    */
   deliver(event: ProviderInboundEvent): Promise<void> {
+    const id = this.#rememberIds > 0 ? event.upstreamEventId : undefined;
+    if (id !== undefined) {
+      if (this.#seen.has(id)) return this.#tail;
+      this.#seen.add(id);
+      if (this.#seen.size > this.#rememberIds) {
+        const oldest = this.#seen.values().next().value;
+        if (oldest !== undefined) this.#seen.delete(oldest);
+      }
+    }
     const run = this.#tail.then(() => this.#offer(event));
     this.#tail = run.catch(() => undefined);
+    // An event given up may be offered again later (a redelivery, reconciliation).
+    if (id !== undefined) run.catch(() => this.#seen.delete(id));
     return run;
   }
 

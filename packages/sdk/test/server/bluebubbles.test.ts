@@ -1,7 +1,7 @@
 import type { AssignedNumber, Instance } from '@switchboard/contract';
 import { FakeBlueBubbles } from '@switchboard/testing/bluebubbles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Switchboard, BadRequestError } from '../../src/index';
+import { BadRequestError, type Switchboard } from '../../src/index';
 import { clientFor } from '../support/customers';
 import { admin, type SwitchboardServer, startServer } from '../support/switchboard-server';
 

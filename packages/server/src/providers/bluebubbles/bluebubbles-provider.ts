@@ -123,8 +123,6 @@ export class BlueBubblesProvider implements MessagingProvider {
   readonly #mac: MacStatus;
   #inbound: BlueBubblesInbound | undefined;
   #reconciling: Promise<void> | undefined;
-  /** Upstream ids reported by this process, oldest first (bounded). */
-  readonly #reported = new Set<string>();
 
   /** A BlueBubbles instance; nothing happens until `start`. */
   constructor(options: BlueBubblesProviderOptions) {
@@ -157,6 +155,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       attempts: 10,
       retryDelaysMs: [200, 1_000, 5_000],
       retryIf: (error) => error instanceof SinkUnavailableError,
+      rememberIds: REPORTED_MEMORY,
     });
     if (context.webhookUrl === undefined) {
       context.logger.warn(
@@ -171,7 +170,7 @@ export class BlueBubblesProvider implements MessagingProvider {
       now: this.#now,
       maxAttachmentBytes: this.#options.maxAttachmentBytes ?? 100 * 1024 * 1024,
       logger: context.logger,
-      reported: (upstreamId) => this.#reported.has(upstreamId),
+      reported: (upstreamId) => this.#delivery?.seen(upstreamId) ?? false,
     });
     try {
       await this.#registerWebhook();
@@ -822,31 +821,10 @@ export class BlueBubblesProvider implements MessagingProvider {
     }
   }
 
-  /**
-   * Hands an event to the gateway once: an upstream id this process reported already (a send's
-   * answer and its webhook, a duplicate webhook, reconciliation) is not offered again. Durable
-   * de-duplication across restarts is the gateway's, by the same ids.
-   */
+  /** Hands an event to the gateway, unless the instance stopped (repeats are dropped by the queue). */
   async #deliver(event: ProviderInboundEvent): Promise<void> {
-    const delivery = this.#delivery;
-    if (!delivery || !this.#context) return;
-    const id = event.upstreamEventId;
-    if (id === undefined) {
-      await delivery.deliver(event);
-      return;
-    }
-    if (this.#reported.has(id)) return;
-    this.#reported.add(id);
-    try {
-      await delivery.deliver(event);
-    } catch (error) {
-      this.#reported.delete(id);
-      throw error;
-    }
-    if (this.#reported.size > REPORTED_MEMORY) {
-      const oldest = this.#reported.values().next().value;
-      if (oldest !== undefined) this.#reported.delete(oldest);
-    }
+    if (!this.#context) return;
+    await this.#delivery?.deliver(event);
   }
 
   /**
