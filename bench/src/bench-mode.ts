@@ -40,6 +40,18 @@ export interface BenchMode {
     starts: number;
     idleSettleMs: number;
   };
+  media: {
+    /** Length of the timed voice memo. */
+    memoSeconds: number;
+    /** Timed conversions (and as many as-is sends as their baseline). */
+    runs: number;
+    /** Conversions kept running while acceptance is measured. */
+    concurrentTranscodes: number;
+    /** Length of each of those memos (long enough to outlast the load run). */
+    busyMemoSeconds: number;
+    connections: number;
+    loadSec: number;
+  };
 }
 
 /** The full benchmark (`pnpm bench`): the issue's sizes, three rounds. */
@@ -64,6 +76,14 @@ export const FULL_MODE: BenchMode = {
   fanout: { subscribers: 1_000, customers: 10, eventsPerSec: 500, durationSec: 10 },
   growth: { smallRows: 1_000, largeRows: 1_000_000, connections: 4, durationSec: 4 },
   startup: { starts: 3, idleSettleMs: 1_000 },
+  media: {
+    memoSeconds: 30,
+    runs: 5,
+    concurrentTranscodes: 20,
+    busyMemoSeconds: 90,
+    connections: 50,
+    loadSec: 8,
+  },
 };
 
 /** The smoke run (`pnpm bench --quick`, CI): every scenario once, tiny, nothing asserted on speed. */
@@ -88,6 +108,14 @@ export const QUICK_MODE: BenchMode = {
   fanout: { subscribers: 50, customers: 2, eventsPerSec: 100, durationSec: 1 },
   growth: { smallRows: 1_000, largeRows: 10_000, connections: 2, durationSec: 1 },
   startup: { starts: 1, idleSettleMs: 300 },
+  media: {
+    memoSeconds: 3,
+    runs: 1,
+    concurrentTranscodes: 2,
+    busyMemoSeconds: 3,
+    connections: 10,
+    loadSec: 1,
+  },
 };
 
 /** What every scenario gets from the harness. */

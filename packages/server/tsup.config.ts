@@ -4,9 +4,10 @@ import { defineConfig } from 'tsup';
  * Builds the server and CLI entry points to `dist/`. The workspace contract and the pure-JS
  * dependencies are bundled in: one file to read and compile instead of hundreds to resolve, which
  * takes about a third of a second off a cold start and a few MB off the idle RSS. Kept external:
- * better-sqlite3 (a native addon) and pino (its transports load worker files beside its own
- * modules). The SQLite migrations are not copied: `drizzle/` ships beside `dist/` and is found by
- * walking up.
+ * better-sqlite3 (a native addon), pino (its transports load worker files beside its own
+ * modules) and the optional FFmpeg installer packages (they find their binaries beside
+ * themselves). The SQLite migrations are not copied: `drizzle/` ships beside `dist/` and is
+ * found by walking up.
  */
 export default defineConfig({
   entry: ['src/main.ts', 'src/cli.ts'],
@@ -16,7 +17,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   splitting: true,
-  noExternal: [/^(?!(better-sqlite3|pino)$)/],
+  noExternal: [/^(?!(better-sqlite3|pino|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe)$)/],
   // Bundled CommonJS dependencies require() Node's modules and the external packages; an ESM
   // bundle has no `require` unless one is created.
   banner: {

@@ -2,6 +2,7 @@ import type { ScenarioContext } from '../bench-mode';
 import { endToEnd } from './end-to-end';
 import { eventFanout } from './event-fanout';
 import { growth } from './growth';
+import { mediaTranscoding } from './media-transcoding';
 import type { ScenarioOutcome } from './scenario-result';
 import { sendAcceptance } from './send-acceptance';
 import { startupIdle } from './startup-idle';
@@ -20,4 +21,5 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'event-fanout', title: 'Event stream fan-out', run: eventFanout },
   { id: 'growth', title: 'Growth', run: growth },
   { id: 'startup-idle', title: 'Start-up and idle', run: startupIdle },
+  { id: 'media', title: 'Media conversion', run: mediaTranscoding },
 ];

@@ -21,6 +21,7 @@ export type RecipientBehaviour =
   | 'imessage-read'
   | 'sms-delivered'
   | 'imessage-delivered'
+  | 'whatsapp-read'
   | 'failed';
 
 const BEHAVIOUR_DIGITS: Record<RecipientBehaviour, readonly [number, number]> = {
@@ -30,6 +31,8 @@ const BEHAVIOUR_DIGITS: Record<RecipientBehaviour, readonly [number, number]> = 
   'sms-delivered': [10, 19],
   // DD 80–99: any other number, iMessage sent → delivered.
   'imessage-delivered': [80, 99],
+  // DD 60–69: WhatsApp, sent → delivered → read (when routing puts whatsapp first).
+  'whatsapp-read': [60, 69],
   // DD 30–39: every channel fails; 30 always does.
   failed: [30, 30],
 };

@@ -48,6 +48,11 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A phone number is not E.164 (`+` followed by 2 to 15 digits).',
   },
+  ATTACHMENT_TOO_LARGE: {
+    status: 400,
+    description:
+      'An attachment is larger than every channel the send may use takes (whatsapp: image 16 MB, video 64 MB, audio 16 MB, documents 100 MB; imessage and sms: per instance, 100 MB and 5 MB by default); the message names the attachment and the limit. Also the `errorCode` of a message whose file, fetched from its URL, turned out too large.',
+  },
   NOT_FOUND: { status: 404, description: 'The resource (or route) does not exist.' },
   REPLY_NOT_FOUND: { status: 404, description: 'The `replyTo` target message does not exist.' },
   CHANNEL_NOT_SUPPORTED: {
@@ -122,6 +127,11 @@ export const ERROR_CODES = {
   IMESSAGE_SEND_FAILED: {
     status: 500,
     description: 'The iMessage provider reported a delivery error.',
+  },
+  MEDIA_CONVERSION_FAILED: {
+    status: 500,
+    description:
+      'Only as a message `errorCode`: an attachment had to be converted for its channel (a voice memo, a video for whatsapp) and could not be (no encoder available, the file unreadable, the conversion too slow or too large). The message is never sent in a format the recipient cannot play.',
   },
   INTERNAL_ERROR: { status: 500, description: 'An unexpected error.' },
   SERVICE_UNAVAILABLE: {

@@ -200,6 +200,11 @@ export {
   UpdateInstanceRequest,
 } from './schemas/instance';
 export {
+  AttachmentRendition,
+  InstanceMediaLimits,
+  MediaConversion,
+} from './schemas/media';
+export {
   DeleteResult,
   EditMessageRequest,
   ListMessagesQuery,

@@ -146,4 +146,16 @@ export async function startWorkers(
   await app.services.webhookDispatcher.start(app.log, options);
   await startMessaging(app.services, app.workers, app.log);
   await startChats(app.services, app.workers, app.log);
+  // Whether voice memos and videos can be converted: said once at start, shown by /health.
+  void app.services.mediaEngine.status().then((status) => {
+    if (status.available) {
+      const { ffmpeg, source, version } = status.tools;
+      app.log.info({ ffmpeg, source, version }, 'media transcoding available');
+    } else {
+      app.log.warn(
+        { reason: status.reason },
+        'media transcoding unavailable: sends that need a conversion (voice memos, whatsapp video) will fail',
+      );
+    }
+  });
 }

@@ -86,6 +86,11 @@ const EnvSchema = z.object({
   PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
+  FFMPEG_PATH: env(z.string().optional()),
+  FFPROBE_PATH: env(z.string().optional()),
+  MEDIA_TRANSCODE_CONCURRENCY: env(integer(0, 256).default(0)),
+  MEDIA_TRANSCODE_TIMEOUT_MS: env(integer(100).default(120_000)),
+  INBOUND_MEDIA_RENDITIONS: env(booleanFlag.default('false')),
 });
 
 /**
@@ -165,6 +170,16 @@ export interface Config {
   providerRetryBaseMs: number;
   /** Deadline of one call to an upstream's HTTP API (Twilio), in milliseconds. */
   providerHttpTimeoutMs: number;
+  /** `FFMPEG_PATH`: the ffmpeg binary to run (else the bundled package's, else `PATH`'s). */
+  ffmpegPath: string | undefined;
+  /** `FFPROBE_PATH`: the ffprobe binary (else the one beside `FFMPEG_PATH`, the package's, `PATH`'s). */
+  ffprobePath: string | undefined;
+  /** Media conversions at once; 0 means one per core. */
+  mediaTranscodeConcurrency: number;
+  /** Longest one media conversion may run before it is killed and its message fails. */
+  mediaTranscodeTimeoutMs: number;
+  /** Make browser-playable copies (AAC M4A, H.264 MP4) of inbound voice notes and videos. */
+  inboundMediaRenditions: boolean;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -236,6 +251,11 @@ export function loadConfig(
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,
     providerHttpTimeoutMs: e.PROVIDER_HTTP_TIMEOUT_MS,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    mediaTranscodeConcurrency: e.MEDIA_TRANSCODE_CONCURRENCY,
+    mediaTranscodeTimeoutMs: e.MEDIA_TRANSCODE_TIMEOUT_MS,
+    inboundMediaRenditions: e.INBOUND_MEDIA_RENDITIONS,
   };
 }
 

@@ -38,6 +38,11 @@ describe('loadConfig', () => {
       providerRetryWindowMs: 3_600_000,
       providerRetryBaseMs: 5000,
       providerHttpTimeoutMs: 15_000,
+      ffmpegPath: undefined,
+      ffprobePath: undefined,
+      mediaTranscodeConcurrency: 0,
+      mediaTranscodeTimeoutMs: 120_000,
+      inboundMediaRenditions: false,
     });
   });
 

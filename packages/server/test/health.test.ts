@@ -15,6 +15,7 @@ describe('GET /health', () => {
         redis: { status: 'not_configured' },
         imessage: { status: 'not_enabled' },
         whatsapp: { status: 'not_enabled', experimental: true },
+        transcoding: { status: 'available' },
       },
     });
     expect(response.headers['x-request-id']).toMatch(/^req_/);

@@ -38,6 +38,10 @@ export const HealthReport = component(
       redis: HealthCheck,
       imessage: HealthCheck,
       whatsapp: HealthCheck.extend({ experimental: z.literal(true) }),
+      transcoding: doc(HealthCheck, {
+        description:
+          '`available` when FFmpeg can convert voice memos and video for the channels; `unavailable` otherwise, with the reason in `warnings` (sends that need a conversion then fail; others are unaffected). Does not affect the top-level status.',
+      }),
     }),
   }),
   {
@@ -50,6 +54,7 @@ export const HealthReport = component(
         redis: { status: 'not_configured' },
         imessage: { status: 'healthy' },
         whatsapp: { status: 'not_enabled', experimental: true },
+        transcoding: { status: 'available' },
       },
     },
   },

@@ -3,6 +3,7 @@ import { component, doc } from '../openapi-meta';
 import { ChatChannel } from './chat';
 import { Channel, MessageId } from './common';
 import { eventAddress } from './event-fields';
+import { AttachmentRendition } from './media';
 import { ConversationFragment } from './message-event-data';
 import { TAPBACK_TYPES } from './message-values';
 
@@ -20,6 +21,10 @@ export const InboundAttachment = component(
       }),
       note: doc(z.string().optional(), {
         description: 'Why the bytes are not available (they could not be stored).',
+      }),
+      renditions: doc(z.array(AttachmentRendition).optional(), {
+        description:
+          'Browser-playable copies of a voice note or video (`INBOUND_MEDIA_RENDITIONS=true`).',
       }),
     })
     .superRefine((attachment, ctx) => {

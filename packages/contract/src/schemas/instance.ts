@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
 import { Channel, E164_PATTERN, HealthStatus, Timestamp, Uuid } from './common';
+import { InstanceMediaLimits } from './media';
 
 /** How fast an instance may hand messages to its upstream. */
 export const InstancePacing = component(
@@ -25,6 +26,7 @@ export const InstancePacing = component(
 export type InstancePacing = z.infer<typeof InstancePacing>;
 
 const pacing = InstancePacing.optional();
+const mediaLimits = InstanceMediaLimits.optional();
 
 /** An absolute http(s) URL of an upstream API (loopback allowed: the operator chose it). */
 const UpstreamUrl = z
@@ -58,6 +60,7 @@ export const SimulatorInstanceConfig = component(
         16,
       ).optional(),
       pacing,
+      mediaLimits,
     })
     .strict(),
   { description: 'Settings of the built-in simulator.' },
@@ -85,6 +88,7 @@ export const BlueBubblesInstanceConfig = component(
           '`auto` (default): the Private API when its helper is connected, AppleScript otherwise.',
       }),
       pacing,
+      mediaLimits,
     })
     .strict(),
   { description: 'Settings of a BlueBubbles Server (iMessage, and SMS through the iPhone).' },
@@ -134,6 +138,7 @@ export const TwilioInstanceConfig = component(
           'Ask Lookup v2 line type intelligence before sms sends (a paid call). Off: every valid number is sms-reachable.',
       }),
       pacing,
+      mediaLimits,
     })
     .strict()
     .superRefine((value, ctx) => {

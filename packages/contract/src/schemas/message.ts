@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { component, doc } from '../openapi-meta';
 import { Channel, MessageId, PageQuery, Pagination, Timestamp, Uuid } from './common';
+import { AttachmentRendition, MediaConversion } from './media';
 
 import { MessageRecipient, MessageText, nullableEnum } from './message-rules';
 import {
@@ -47,6 +48,13 @@ export const MessageAttachment = component(
     downloadUrl: doc(z.string().nullable(), {
       description:
         'Pre-signed download URL (valid 1 hour, no API key) when Switchboard stores the bytes; null otherwise.',
+    }),
+    conversion: doc(MediaConversion.optional(), {
+      description:
+        'Outbound: how the file was converted for the channel it went on; absent when it was sent as it was.',
+    }),
+    renditions: doc(z.array(AttachmentRendition).optional(), {
+      description: 'Inbound: browser-playable copies of a voice note or video, when made.',
     }),
   }),
   { description: 'A file of a stored message (metadata only; base64 data is never echoed).' },

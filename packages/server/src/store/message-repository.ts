@@ -1,4 +1,10 @@
-import type { Channel, MessageEffect, MessageStatus, Metadata } from '@switchboard/contract';
+import type {
+  Channel,
+  MediaConversion,
+  MessageEffect,
+  MessageStatus,
+  Metadata,
+} from '@switchboard/contract';
 
 /** `outbound` for sends, `inbound` for messages received by a customer's numbers. */
 export type MessageDirection = 'outbound' | 'inbound';
@@ -34,6 +40,20 @@ export interface StoredAttachment {
    * at each read; null for sends and for bytes that could not be stored.
    */
   storedId: string | null;
+  /** How the file was converted for the channel it was sent on (outbound). */
+  conversion?: MediaConversion;
+  /** Browser-playable copies of an inbound voice note or video, stored beside the original. */
+  renditions?: StoredRendition[];
+}
+
+/** A browser-playable copy of an inbound file. */
+interface StoredRendition {
+  /** The id of its stored bytes (`att_…`). */
+  storedId: string;
+  /** Its MIME type. */
+  mimeType: string;
+  /** Its size in bytes. */
+  totalBytes: number;
 }
 
 /** A mention inside the text. */

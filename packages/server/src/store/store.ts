@@ -7,6 +7,7 @@ import type { DeliveryRepository } from './delivery-repository';
 import type { EventRepository } from './event-repository';
 import type { FaceTimeCallRepository } from './facetime-call-repository';
 import type { InstanceRepository } from './instance-repository';
+import type { MediaRenditionRepository } from './media-rendition-repository';
 import type { MessageAttemptRepository } from './message-attempt-repository';
 import type { MessagePartRepository } from './message-part-repository';
 import type { MessageReactionRepository } from './message-reaction-repository';
@@ -58,6 +59,8 @@ export interface Repositories {
   readonly whatsappSessions: WhatsAppSessionRepository;
   /** Bytes of inbound attachments. */
   readonly storedAttachments: StoredAttachmentRepository;
+  /** The conversion cache of outbound media. */
+  readonly mediaRenditions: MediaRenditionRepository;
   /** Verification codes kept for the signup-codes endpoint. */
   readonly signupCodes: SignupCodeRepository;
   /** FaceTime calls seen on customers' numbers. */

@@ -18,6 +18,8 @@ export interface StoredAttachmentInfo {
   totalBytes: number;
   /** When it was stored. */
   createdAt: Date;
+  /** The id of the original when this is a browser-playable copy of it (a rendition). */
+  renditionOf?: string | null;
 }
 
 /** A stored inbound attachment with its bytes. */
@@ -35,6 +37,6 @@ export interface StoredAttachmentRepository {
    * download, which carries no API key.
    */
   findById(id: string): Promise<StoredAttachmentRecord | undefined>;
-  /** The attachments of a message, by position, without their bytes. */
+  /** The attachments of a message (not their renditions), by position, without their bytes. */
   listOfMessage(customerId: string, messageId: string): Promise<StoredAttachmentInfo[]>;
 }

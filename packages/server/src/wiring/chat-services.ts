@@ -8,6 +8,7 @@ import { ForwardingLogger } from '../domain/inbound/forwarding-logger';
 import type { InboundDeps } from '../domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
+import { InboundRenditions } from '../domain/media/inbound-renditions';
 import type { MessageEvents } from '../domain/messages/message-events';
 import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import { SandboxService } from '../domain/sandbox/sandbox-service';
@@ -15,6 +16,7 @@ import { registerWhatsAppHandlers } from '../domain/whatsapp/whatsapp-connection
 import { WhatsAppSessionService } from '../domain/whatsapp/whatsapp-session-service';
 import type { OutboundUrlPolicy } from '../egress/outbound-url';
 import type { EventRecorder } from '../events/event-recorder';
+import type { MediaEngine } from '../media/media-engine';
 import type { ProviderHub } from '../providers/provider-hub';
 import type { Store } from '../store/store';
 import type { Workers } from '../workers';
@@ -60,6 +62,8 @@ export interface ChatDependencies {
   urlPolicy: OutboundUrlPolicy;
   /** Fetches files by URL through the address guard (inbound media). */
   mediaFetch: GuardedMediaFetch;
+  /** The media conversion pool (browser-playable copies of inbound media). */
+  mediaEngine: MediaEngine;
 }
 
 /**
@@ -81,6 +85,16 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       signer: attachmentSigner,
       maxBytes: config.inboundAttachmentMaxBytes,
       fetch: (url, headers) => deps.mediaFetch.fetch(url, headers),
+      ...(config.inboundMediaRenditions
+        ? {
+            renditions: new InboundRenditions(
+              deps.mediaEngine,
+              config.inboundAttachmentMaxBytes,
+              (error, mimeType) =>
+                logger.warn({ err: error, mimeType }, 'inbound media rendition failed'),
+            ),
+          }
+        : {}),
     },
   });
   const inboundDeps: InboundDeps = { store, events, clock, logger };
@@ -108,6 +122,7 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
       attachmentSigner,
       store.storedAttachments,
       store.messages,
+      store.mediaRenditions,
     ),
     chatLogger: logger,
     closeAttachmentFetches: () => deps.mediaFetch.close(),

@@ -7,8 +7,15 @@ const MEDIA_FETCH_TIMEOUT_MS = 30_000;
 
 /** Fetches files by URL through the address guard; `close` ends its connections at shutdown. */
 export interface GuardedMediaFetch {
-  /** Fetches `url` (with `headers` sent to its own origin only). */
-  fetch(url: string, headers?: Readonly<Record<string, string>>): Promise<FetchedFile>;
+  /**
+   * Fetches `url` (with `headers` sent to its own origin only), at most `maxBytes` long
+   * (`INBOUND_ATTACHMENT_MAX_BYTES` by default).
+   */
+  fetch(
+    url: string,
+    headers?: Readonly<Record<string, string>>,
+    maxBytes?: number,
+  ): Promise<FetchedFile>;
   /** Closes the connections. */
   close(): Promise<void>;
 }
@@ -23,11 +30,11 @@ export function createGuardedMediaFetch(
 ): GuardedMediaFetch {
   const dispatcher = createSafeDispatcher({ allowPrivate: config.webhookAllowPrivateUrls });
   return {
-    fetch: (url, headers = {}) =>
+    fetch: (url, headers = {}, maxBytes = config.inboundAttachmentMaxBytes) =>
       fetchAttachment(url, headers, {
         dispatcher,
         allowPrivate: config.webhookAllowPrivateUrls,
-        maxBytes: config.inboundAttachmentMaxBytes,
+        maxBytes,
         timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
       }),
     close: () => dispatcher.close(),

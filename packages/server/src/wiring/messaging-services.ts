@@ -4,11 +4,14 @@ import type { Config } from '../config';
 import {
   OUTBOUND_MEDIA_URL_TTL_SECONDS,
   outboundMediaId,
+  renditionDownloadId,
 } from '../domain/attachments/attachment-download';
 import type { AttachmentSigner } from '../domain/attachments/attachment-signer';
 import { AvailabilityCache } from '../domain/capabilities/availability-cache';
 import { CapabilityService } from '../domain/capabilities/capability-service';
 import { ConversationSendResolver } from '../domain/chats/chat-send-resolver';
+import { MediaLimitCheck } from '../domain/media/media-limit-check';
+import { OutboundMedia } from '../domain/media/outbound-media';
 import { InstancePacer } from '../domain/messages/instance-pacer';
 import { MessageActions } from '../domain/messages/message-actions';
 import { MessageDelivery } from '../domain/messages/message-delivery';
@@ -19,6 +22,8 @@ import { MessageStatusUpdates } from '../domain/messages/status-updates';
 import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
 import type { OutboundUrlPolicy } from '../egress/outbound-url';
 import type { EventRecorder } from '../events/event-recorder';
+import type { MediaEngine } from '../media/media-engine';
+import { channelMediaLimits } from '../media/media-limits';
 import { type RuntimeLogger, RuntimeProviderHub } from '../provider-runtime/runtime-provider-hub';
 import { MessageDispatcher } from '../scheduler/message-dispatcher';
 import { MessageScheduler } from '../scheduler/message-scheduler';
@@ -65,6 +70,8 @@ export interface MessagingDependencies {
   urlPolicy: OutboundUrlPolicy;
   /** Fetches customers' media URLs through the address guard, for adapters that upload files. */
   mediaFetch: GuardedMediaFetch;
+  /** The media conversion pool. */
+  mediaEngine: MediaEngine;
 }
 
 /** Builds the messaging services; nothing runs until {@link startMessaging}. */
@@ -112,6 +119,19 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
         outboundMediaId(messageId, position),
         OUTBOUND_MEDIA_URL_TTL_SECONDS,
       ),
+    media: new OutboundMedia({
+      store,
+      clock,
+      engine: deps.mediaEngine,
+      fetch: (url, maxBytes) => deps.mediaFetch.fetch(url, {}, maxBytes),
+      limitsOf: async (instanceId) =>
+        channelMediaLimits((await store.instances.findById(instanceId))?.config.mediaLimits),
+    }),
+    renditionUrlOf: (renditionId) =>
+      deps.attachmentSigner.urlFor(
+        renditionDownloadId(renditionId),
+        OUTBOUND_MEDIA_URL_TTL_SECONDS,
+      ),
   });
   const messageDispatcher = new MessageDispatcher({
     store,
@@ -133,6 +153,7 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     events,
     onQueued: (id) => messageDispatcher.enqueue(id),
     urlPolicy: deps.urlPolicy,
+    mediaLimits: new MediaLimitCheck(store),
   });
   providers.on('message.status', statusUpdates.handle);
   return {

@@ -17,6 +17,7 @@ import type { HostResolver } from '../egress/safe-dispatcher';
 import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
 import { EventStreamHub } from '../events/event-stream-hub';
+import { MediaEngine } from '../media/media-engine';
 import type { Store } from '../store/store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
@@ -81,6 +82,8 @@ export interface Services {
   optOuts: OptOutLedger;
   /** Per-message callback deliveries: their signing secret and log. */
   callbacks: CallbackService;
+  /** The media conversion pool (FFmpeg), shared by outbound and inbound media. */
+  mediaEngine: MediaEngine;
 }
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
@@ -123,7 +126,14 @@ export function createServices(
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
   const mediaFetch = createGuardedMediaFetch(config);
+  const mediaEngine = new MediaEngine({
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    concurrency: config.mediaTranscodeConcurrency,
+    timeoutMs: config.mediaTranscodeTimeoutMs,
+  });
   const messaging = createMessagingServices({
+    mediaEngine,
     urlPolicy,
     mediaFetch,
     store,
@@ -144,7 +154,7 @@ export function createServices(
     }),
     ingress: new IngressService(store, messaging.providers),
     numbers: new NumberService(store, clock),
-    health: new HealthService(store, clock),
+    health: new HealthService(store, clock, { media: mediaEngine }),
     events,
     eventStreams: new EventStreamHub(events.bus, {
       heartbeatMs: config.sseHeartbeatMs,
@@ -170,8 +180,10 @@ export function createServices(
       optOuts,
       urlPolicy,
       mediaFetch,
+      mediaEngine,
     }),
     optOuts,
     callbacks,
+    mediaEngine,
   };
 }

@@ -267,7 +267,8 @@ describe('POST /v1/messages: content on each channel', () => {
         { data: PNG_1PX },
         { type: 'url', url: 'https://cdn.example.com/files/invoice.pdf', filename: 'invoice.pdf' },
         {
-          data: 'SUQzBAAAAAAAI1RTU0UAAAAPAAADTGF2ZjU4Ljc2LjEwMAAAAAAAAAAAAAAA',
+          // An ID3 tag and the header of one MPEG audio frame: an MP3 by its bytes.
+          data: 'SUQzBAAAAAAAI1RTU0UAAAAPAAADTGF2ZjU4Ljc2LjEwMAAAAAAAAAAAAAAA//uQxAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
           isAudioMessage: true,
         },
       ],
@@ -293,7 +294,7 @@ describe('POST /v1/messages: content on each channel', () => {
       {
         mimeType: 'audio/mpeg',
         filename: null,
-        totalBytes: 45,
+        totalBytes: 89,
         isAudioMessage: true,
         url: null,
         downloadUrl: null,

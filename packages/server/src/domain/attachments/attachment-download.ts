@@ -1,3 +1,4 @@
+import type { MediaRenditionRepository } from '../../store/media-rendition-repository';
 import type { MessageRepository } from '../../store/message-repository';
 import type { StoredAttachmentRepository } from '../../store/stored-attachment-repository';
 import { DomainError } from '../domain-error';
@@ -16,6 +17,16 @@ export function outboundMediaId(messageId: string, position: number): string {
 
 const OUTBOUND_MEDIA_ID = /^media_(msg_[0-9a-f-]{36})_(\d{1,3})$/;
 
+/**
+ * The download id of a converted outbound file: `conv_<input sha-256>_<conversion>` for the
+ * conversion-cache id `<input sha-256>:<conversion>`.
+ */
+export function renditionDownloadId(renditionId: string): string {
+  return `conv_${renditionId.replace(':', '_')}`;
+}
+
+const RENDITION_ID = /^conv_([0-9a-f]{64})_([a-z0-9-]{1,64})$/;
+
 /** The bytes of an attachment and how to serve them. */
 export interface AttachmentDownload {
   /** The stored MIME type. */
@@ -28,7 +39,8 @@ export interface AttachmentDownload {
 
 /**
  * Serves `GET /v1/attachments/:id`: the bytes of inbound attachments (`att_…`) and of the
- * `base64` attachments of sends (`media_…`, for upstreams that fetch media by URL). The signature
+ * `base64` attachments of sends (`media_…`) and their conversions (`conv_…`), for upstreams that
+ * fetch media by URL. The signature
  * is the credential (no API key), checked before anything is looked up, so an unsigned probe
  * learns nothing about which ids exist.
  */
@@ -38,6 +50,7 @@ export class AttachmentDownloads {
     private readonly signer: AttachmentSigner,
     private readonly attachments: StoredAttachmentRepository,
     private readonly messages: Pick<MessageRepository, 'findByIdInAnyCustomer' | 'attachmentData'>,
+    private readonly renditions: Pick<MediaRenditionRepository, 'findById'>,
   ) {}
 
   /**
@@ -62,6 +75,12 @@ export class AttachmentDownloads {
     const outbound = OUTBOUND_MEDIA_ID.exec(request.id);
     if (outbound?.[1] && outbound[2])
       return this.#outbound(request.id, outbound[1], Number(outbound[2]));
+    const converted = RENDITION_ID.exec(request.id);
+    if (converted?.[1] && converted[2]) {
+      const rendition = await this.renditions.findById(`${converted[1]}:${converted[2]}`);
+      if (!rendition) throw new DomainError('NOT_FOUND', `No attachment ${request.id} exists`);
+      return { mimeType: rendition.mimeType, filename: null, data: rendition.data };
+    }
     const attachment = await this.attachments.findById(request.id);
     if (!attachment) throw new DomainError('NOT_FOUND', `No attachment ${request.id} exists`);
     return { mimeType: attachment.mimeType, filename: attachment.filename, data: attachment.data };

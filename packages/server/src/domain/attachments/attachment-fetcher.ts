@@ -15,7 +15,21 @@ export interface FetchedFile {
 
 /** Why a file could not be fetched, in words fit for an attachment's `note`. */
 export class AttachmentFetchError extends Error {
-  override readonly name = 'AttachmentFetchError';
+  override readonly name: string = 'AttachmentFetchError';
+}
+
+/** The file is larger than the fetch's byte cap (told by `Content-Length` or by the body). */
+export class AttachmentTooLargeError extends AttachmentFetchError {
+  override readonly name = 'AttachmentTooLargeError';
+
+  /** The cap, in bytes. */
+  readonly maxBytes: number;
+
+  /** A file over `maxBytes`. */
+  constructor(maxBytes: number) {
+    super(`the file is larger than the ${maxBytes}-byte limit`);
+    this.maxBytes = maxBytes;
+  }
 }
 
 /** How files are fetched: the guarded dispatcher, limits and whether private hosts are allowed. */
@@ -34,7 +48,7 @@ export interface AttachmentFetcherOptions {
  * Fetches the bytes of an inbound attachment that an upstream gives as a URL (BlueBubbles and
  * Twilio media, the sandbox's URL attachments), with the same address guard as webhooks: every
  * hop is checked, headers (upstream credentials) only go to the original origin, and the body is
- * bounded in size and time.
+ * bounded in size and time: the body is read as it streams and the fetch stops at the cap.
  * @throws {AttachmentFetchError} when the file cannot be had.
  */
 export async function fetchAttachment(
@@ -65,6 +79,12 @@ export async function fetchAttachment(
         throw new AttachmentFetchError(
           `the file could not be downloaded (HTTP ${response.statusCode})`,
         );
+      }
+      const announced = Number(response.headers['content-length']);
+      if (Number.isFinite(announced) && announced > options.maxBytes) {
+        // Reads nothing of it: the connection is dropped instead of the body read.
+        await response.body.dump({ limit: 0 }).catch(() => undefined);
+        throw new AttachmentTooLargeError(options.maxBytes);
       }
       const data = await readBounded(response.body, options.maxBytes);
       const type = response.headers['content-type'];
@@ -101,9 +121,7 @@ async function readBounded(body: AsyncIterable<Uint8Array>, maxBytes: number): P
   let total = 0;
   for await (const chunk of body) {
     total += chunk.byteLength;
-    if (total > maxBytes) {
-      throw new AttachmentFetchError(`the file is larger than the ${maxBytes}-byte limit`);
-    }
+    if (total > maxBytes) throw new AttachmentTooLargeError(maxBytes);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

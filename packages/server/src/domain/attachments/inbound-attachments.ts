@@ -1,8 +1,10 @@
 import type { InboundAttachment } from '@switchboard/contract';
 import type { ProviderInboundAttachment } from '@switchboard/provider-kit';
 import { newUuid } from '../../ids';
+import { sniffMediaType } from '../../media/media-type';
 import type { StoredAttachment } from '../../store/message-repository';
 import type { Repositories } from '../../store/store';
+import type { InboundRenditions } from '../media/inbound-renditions';
 import { AttachmentFetchError, type FetchedFile } from './attachment-fetcher';
 import type { AttachmentSigner } from './attachment-signer';
 import { mimeTypeFromName, OCTET_STREAM } from './mime-types';
@@ -25,6 +27,20 @@ export interface PreparedAttachment {
   content:
     | { kind: 'stored'; data: Uint8Array; downloadUrl: string }
     | { kind: 'missing'; note: string };
+  /** Browser-playable copies, when made. */
+  renditions: PreparedRendition[];
+}
+
+/** A browser-playable copy of an inbound attachment, ready to store. */
+interface PreparedRendition {
+  /** `att_<uuid v7>` of the copy. */
+  id: string;
+  /** Its MIME type. */
+  mimeType: string;
+  /** Its bytes. */
+  data: Uint8Array;
+  /** Its signed download URL. */
+  downloadUrl: string;
 }
 
 /** How inbound attachment bytes are obtained and signed. */
@@ -35,6 +51,8 @@ export interface InboundAttachmentDeps {
   fetch: (url: string, headers: Readonly<Record<string, string>>) => Promise<FetchedFile>;
   /** The largest attachment stored. */
   maxBytes: number;
+  /** Makes browser-playable copies of voice notes and videos (`INBOUND_MEDIA_RENDITIONS`). */
+  renditions?: InboundRenditions;
 }
 
 /**
@@ -61,6 +79,7 @@ export async function prepareInboundAttachments(
         mimeType: declared,
         totalBytes: attachment.totalBytes ?? 0,
         content: { kind: 'missing', note },
+        renditions: [],
       });
       const content = attachment.content;
       if (content.kind === 'unavailable') return missing(content.reason);
@@ -81,12 +100,21 @@ export async function prepareInboundAttachments(
       if (data.byteLength > deps.maxBytes) {
         return missing(`the file is larger than the ${deps.maxBytes}-byte limit`);
       }
+      // Stored as it came, under the type its bytes prove (a CAF voice note, not `audio/mpeg`).
+      mimeType = (await sniffMediaType(data))?.mimeType ?? mimeType;
       const downloadUrl = await deps.signer.urlFor(id);
+      const renditions = await Promise.all(
+        ((await deps.renditions?.of(data, mimeType)) ?? []).map(async (copy) => {
+          const copyId = `att_${newUuid()}`;
+          return { id: copyId, ...copy, downloadUrl: await deps.signer.urlFor(copyId) };
+        }),
+      );
       return {
         ...base,
         mimeType,
         totalBytes: data.byteLength,
         content: { kind: 'stored', data, downloadUrl },
+        renditions,
       };
     }),
   );
@@ -113,6 +141,21 @@ export async function saveInboundAttachments(
       data: attachment.content.data,
       createdAt: at,
     });
+    for (const copy of attachment.renditions) {
+      await repos.storedAttachments.insert({
+        id: copy.id,
+        customerId: owner.customerId,
+        messageId: owner.messageId,
+        position: attachment.position,
+        providerId: null,
+        mimeType: copy.mimeType,
+        filename: null,
+        totalBytes: copy.data.byteLength,
+        data: copy.data,
+        createdAt: at,
+        renditionOf: attachment.id,
+      });
+    }
   }
 }
 
@@ -126,6 +169,15 @@ export function toInboundAttachmentView(attachment: PreparedAttachment): Inbound
     ...(attachment.content.kind === 'stored'
       ? { downloadUrl: attachment.content.downloadUrl }
       : { note: attachment.content.note }),
+    ...(attachment.renditions.length === 0
+      ? {}
+      : {
+          renditions: attachment.renditions.map((copy) => ({
+            mimeType: copy.mimeType,
+            totalBytes: copy.data.byteLength,
+            downloadUrl: copy.downloadUrl,
+          })),
+        }),
   };
 }
 
@@ -141,5 +193,14 @@ export function toMessageAttachment(attachment: PreparedAttachment): StoredAttac
     // The bytes live in the stored attachments, not with a send's base64 payloads.
     hasData: false,
     storedId: attachment.content.kind === 'stored' ? attachment.id : null,
+    ...(attachment.renditions.length === 0
+      ? {}
+      : {
+          renditions: attachment.renditions.map((copy) => ({
+            storedId: copy.id,
+            mimeType: copy.mimeType,
+            totalBytes: copy.data.byteLength,
+          })),
+        }),
   };
 }

@@ -57,38 +57,3 @@ export function mimeTypeFromUrl(url: string): string | undefined {
     return undefined;
   }
 }
-
-function ascii(bytes: Uint8Array, start: number, length: number): string {
-  return String.fromCharCode(...bytes.subarray(start, start + length));
-}
-
-/** The ISO media (MP4 family) type from the `ftyp` brand. */
-function isoMediaType(brand: string): string {
-  if (brand === 'qt  ') return 'video/quicktime';
-  if (brand === 'M4A ' || brand === 'M4B ') return 'audio/mp4';
-  if (brand === 'M4V ') return 'video/x-m4v';
-  if (brand.startsWith('3gp')) return 'video/3gpp';
-  if (brand === 'heic' || brand === 'heix' || brand === 'mif1') return 'image/heic';
-  return 'video/mp4';
-}
-
-/** The MIME type the first bytes of a file announce (its magic number), or undefined. */
-export function mimeTypeFromBytes(bytes: Uint8Array): string | undefined {
-  if (bytes.length >= 8 && ascii(bytes, 1, 3) === 'PNG' && bytes[0] === 0x89) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return 'image/jpeg';
-  }
-  if (ascii(bytes, 0, 4) === 'GIF8') return 'image/gif';
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return 'image/webp';
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WAVE') return 'audio/wav';
-  if (ascii(bytes, 0, 4) === '%PDF') return 'application/pdf';
-  if (ascii(bytes, 0, 4) === 'OggS') return 'audio/ogg';
-  if (ascii(bytes, 0, 4) === 'caff') return 'audio/x-caf';
-  if (ascii(bytes, 0, 3) === 'ID3') return 'audio/mpeg';
-  if (bytes.length >= 2 && bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) {
-    return 'audio/mpeg';
-  }
-  if (bytes.length >= 12 && ascii(bytes, 4, 4) === 'ftyp') return isoMediaType(ascii(bytes, 8, 4));
-  if (bytes.length >= 4 && ascii(bytes, 0, 4) === 'PK\u0003\u0004') return 'application/zip';
-  return undefined;
-}

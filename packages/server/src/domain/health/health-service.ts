@@ -1,5 +1,6 @@
 import type { Channel, HealthReport } from '@switchboard/contract';
 import type { Clock } from '../../clock';
+import type { MediaToolsStatus } from '../../media/media-tools';
 import type { InstanceRecord } from '../../store/instance-repository';
 import type { Store } from '../../store/store';
 
@@ -31,11 +32,17 @@ function summarizeInstances(instances: InstanceRecord[], channel: Channel): Prov
 
 /** Builds the `GET /health` report. */
 export class HealthService {
-  /** Creates the service; `redis` checks Redis when the deployment uses it. */
+  /**
+   * Creates the service; `media` tells whether media can be converted, `redis` checks Redis when
+   * the deployment uses it.
+   */
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly redis?: () => Promise<boolean>,
+    private readonly checks: {
+      media?: { status(): Promise<MediaToolsStatus> };
+      redis?: () => Promise<boolean>;
+    } = {},
   ) {}
 
   /**
@@ -48,8 +55,8 @@ export class HealthService {
       () => 'ok',
       () => 'down',
     );
-    const redis = this.redis
-      ? await this.redis().then(
+    const redis = this.checks.redis
+      ? await this.checks.redis().then(
           (up) => (up ? 'ok' : 'down'),
           () => 'down',
         )
@@ -66,7 +73,16 @@ export class HealthService {
         redis: { status: redis },
         imessage: providerCheck('imessage'),
         whatsapp: { ...providerCheck('whatsapp'), experimental: true },
+        transcoding: await this.#transcoding(),
       },
     };
+  }
+
+  async #transcoding(): Promise<{ status: string; warnings?: string[] }> {
+    const status = await this.checks.media?.status();
+    if (!status) return { status: 'unavailable', warnings: ['no media engine configured'] };
+    return status.available
+      ? { status: 'available' }
+      : { status: 'unavailable', warnings: [status.reason] };
   }
 }

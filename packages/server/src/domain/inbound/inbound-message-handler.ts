@@ -256,6 +256,17 @@ export class InboundMessageReceiver {
         ...(bytes
           ? { downloadUrl: await this.#deps.attachments.signer.urlFor(bytes.id) }
           : { note: 'the file could not be stored' }),
+        ...(attachment.renditions === undefined
+          ? {}
+          : {
+              renditions: await Promise.all(
+                attachment.renditions.map(async (copy) => ({
+                  mimeType: copy.mimeType,
+                  totalBytes: copy.totalBytes,
+                  downloadUrl: await this.#deps.attachments.signer.urlFor(copy.storedId),
+                })),
+              ),
+            }),
       });
     }
     const detected = message.text === '' ? null : detectVerificationCode(message.text);

@@ -12,7 +12,9 @@ import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
+import type { OutboundMedia, PreparedFile } from '../media/outbound-media';
 import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
+import { channelRoutes } from './channel-routes';
 import type { EffectivePacing, InstancePacer } from './instance-pacer';
 import type { MessageEvents } from './message-events';
 import { patchOf } from './message-record';
@@ -59,6 +61,13 @@ export interface MessageDeliveryOptions {
    * (their hosts resolved now, against DNS rebinding since the send was accepted).
    */
   urlPolicy?: Pick<OutboundUrlPolicy, 'refusalAtUse'>;
+  /**
+   * Gets a message's files ready for a channel (real types, limits, conversions); without it
+   * files go to the provider as they were given.
+   */
+  media?: OutboundMedia;
+  /** The signed public URL of converted bytes (their id in the conversion cache). */
+  renditionUrlOf?: (renditionId: string) => Promise<string>;
 }
 
 /** The longest wait between two tries of an upstream that is down. */
@@ -97,6 +106,9 @@ export class MessageDelivery {
     const { store, pacer, clock } = this.options;
     const message = await store.messages.findByIdInAnyCustomer(messageId);
     if (message?.status !== 'queued') return undefined;
+    // Files to convert are converted while the message waits `queued`, holding no worker.
+    const preparing = await this.#mediaPreparing(message);
+    if (preparing) return { resume: preparing.done, reserved: false };
     let pacing: EffectivePacing;
     try {
       pacing = await this.options.pacingOf(message.instanceId);
@@ -205,7 +217,29 @@ export class MessageDelivery {
     });
   }
 
+  /**
+   * Starts getting the message's files ready for its first channel; `done` settles when they
+   * are. Undefined when they are ready already (or there are none).
+   */
+  async #mediaPreparing(message: MessageRecord): Promise<{ done: Promise<void> } | undefined> {
+    const media = this.options.media;
+    const channel = channelsToTry(message)[0];
+    if (!media?.hasMedia(message) || channel === undefined) return undefined;
+    const routeOf = await this.#routes(message);
+    const done = media.whenReady(message, channel, routeOf(channel));
+    // Wrapped: an async function would otherwise wait for the promise it returns.
+    return done ? { done } : undefined;
+  }
+
   async #drive(messageId: string, claimed?: MessageRecord): Promise<DeliveryTurn> {
+    try {
+      return await this.#driveOnce(messageId, claimed);
+    } finally {
+      this.options.media?.release(messageId);
+    }
+  }
+
+  async #driveOnce(messageId: string, claimed?: MessageRecord): Promise<DeliveryTurn> {
     const { store } = this.options;
     const message = claimed ?? (await store.messages.findByIdInAnyCustomer(messageId));
     if (message?.status !== 'pending') return undefined;
@@ -267,13 +301,22 @@ export class MessageDelivery {
           };
           continue;
         }
+      }
+      const files = await this.#files(message, channel, instanceId);
+      if (files !== undefined && !Array.isArray(files)) {
+        // This channel cannot take the files (too large, not convertible): the next one may.
+        departure = { channel, reason: 'send_failed', code: files.code, message: files.message };
+        sendFailure = departure;
+        continue;
+      }
+      if (channel !== resumed?.channel) {
         if (!(await this.#startAttempt(message, channel, departure, instanceId))) return undefined;
       }
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
       try {
-        const request = await this.#request(message, channel, attemptId);
+        const request = await this.#request(message, channel, attemptId, files);
         const result = await provider.send(request);
-        await this.#accepted(message, attemptId, result, instanceId);
+        await this.#accepted(message, attemptId, result, instanceId, files);
         return undefined;
       } catch (error) {
         // The upstream is down (not the message refused): wait for it on this channel.
@@ -308,16 +351,9 @@ export class MessageDelivery {
     return undefined;
   }
 
-  /**
-   * Which instance carries each channel of `message`: a chat's own instance for chat-keyed and
-   * group sends; otherwise the sender number's instance, or the one its `channelInstances` names
-   * for that channel (a number whose SMS goes through Twilio while iMessage stays on the Mac).
-   */
-  async #routes(message: MessageRecord): Promise<(channel: Channel) => string> {
-    if (message.pinnedChannel !== null) return () => message.instanceId;
-    const number = await this.options.store.numbers.findByAddress(message.customerId, message.from);
-    if (!number) return () => message.instanceId;
-    return (channel) => number.channelInstances[channel] ?? number.instanceId;
+  /** Which instance carries each channel of `message` (see {@link channelRoutes}). */
+  #routes(message: MessageRecord): Promise<(channel: Channel) => string> {
+    return channelRoutes(this.options.store, message);
   }
 
   /** Why `channel` cannot reach the recipient, or null when it may. */
@@ -395,12 +431,28 @@ export class MessageDelivery {
     });
   }
 
+  /**
+   * The message's files ready for `channel` (none without media preparation: the request then
+   * reads them as stored), or why the channel cannot take them.
+   */
+  async #files(
+    message: MessageRecord,
+    channel: Channel,
+    instanceId: string,
+  ): Promise<PreparedFile[] | undefined | { code: string; message: string }> {
+    const media = this.options.media;
+    if (!media?.hasMedia(message)) return undefined;
+    const outcome = await media.prepare(message, channel, instanceId);
+    return outcome.ok ? outcome.files : { code: outcome.code, message: outcome.message };
+  }
+
   /** Records the provider id of an accepted attempt, and its parts when it became several. */
   async #accepted(
     sent: MessageRecord,
     attemptId: string,
     result: ProviderSendResult,
     instanceId: string,
+    files: PreparedFile[] | undefined,
   ): Promise<void> {
     const messageId = sent.id;
     const { externalId, parts = [], segments } = result;
@@ -432,6 +484,7 @@ export class MessageDelivery {
         await tx.messages.update(messageId, {
           externalId,
           ...(segments === undefined ? {} : { segments }),
+          ...(files === undefined ? {} : { attachments: withPreparedFiles(message, files) }),
         });
       }
     });
@@ -489,9 +542,11 @@ export class MessageDelivery {
     message: MessageRecord,
     channel: Channel,
     attemptId: string,
+    files: PreparedFile[] | undefined,
   ): Promise<ProviderSendRequest> {
     const replyTo = await this.#replyRef(message, channel);
-    const attachments = await this.#attachments(message);
+    const attachments =
+      files === undefined ? await this.#attachments(message) : await this.#prepared(message, files);
     return {
       channel,
       from: message.from,
@@ -519,6 +574,33 @@ export class MessageDelivery {
     const target = await this.options.store.messages.findById(message.customerId, message.replyTo);
     if (!target || target.channel !== channel) return undefined;
     return providerRefOf(target);
+  }
+
+  /** The provider's view of prepared files; converted bytes get their own public URL. */
+  async #prepared(
+    message: MessageRecord,
+    files: readonly PreparedFile[],
+  ): Promise<ProviderOutboundAttachment[]> {
+    const attachments: ProviderOutboundAttachment[] = [];
+    for (const file of files) {
+      const stored = message.attachments.find((a) => a.position === file.position);
+      const converted = file.renditionId !== undefined;
+      const publicUrl =
+        file.renditionId !== undefined
+          ? await this.options.renditionUrlOf?.(file.renditionId)
+          : file.source.kind === 'bytes'
+            ? await this.options.mediaUrlOf(message.id, file.position)
+            : undefined;
+      const filename = stored?.filename ?? null;
+      attachments.push({
+        source: file.source,
+        mimeType: file.mimeType,
+        ...(filename === null ? {} : { filename: converted ? renamed(filename, file) : filename }),
+        ...(stored?.isAudioMessage ? { isAudioMessage: true } : {}),
+        ...(publicUrl === undefined ? {} : { publicUrl }),
+      });
+    }
+    return attachments;
   }
 
   async #attachments(message: MessageRecord): Promise<ProviderOutboundAttachment[]> {
@@ -549,6 +631,24 @@ export class MessageDelivery {
   }
 }
 
+/**
+ * The message's attachments as they were sent: real types, sizes once known, and how each
+ * converted one was converted.
+ */
+function withPreparedFiles(message: MessageRecord, files: readonly PreparedFile[]) {
+  return message.attachments.map((attachment) => {
+    const file = files.find((candidate) => candidate.position === attachment.position);
+    if (!file) return attachment;
+    const { conversion: _previous, ...rest } = attachment;
+    return {
+      ...rest,
+      mimeType: file.conversion?.from.mimeType ?? file.mimeType,
+      totalBytes: attachment.totalBytes ?? file.sourceBytes,
+      ...(file.conversion ? { conversion: file.conversion } : {}),
+    };
+  });
+}
+
 /** When the message was last queued: the start of its current delivery round. */
 function lastQueuedAt(message: MessageRecord): number | undefined {
   for (let index = message.timeline.length - 1; index >= 0; index -= 1) {
@@ -556,6 +656,13 @@ function lastQueuedAt(message: MessageRecord): number | undefined {
     if (entry?.status === 'queued') return entry.at;
   }
   return undefined;
+}
+
+/** A converted file's name: the original's with the new format's extension. */
+function renamed(filename: string, file: PreparedFile): string {
+  if (file.extension === undefined) return filename;
+  const dot = filename.lastIndexOf('.');
+  return `${dot > 0 ? filename.slice(0, dot) : filename}.${file.extension}`;
 }
 
 function errorText(error: unknown): string {

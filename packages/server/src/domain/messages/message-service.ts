@@ -9,6 +9,7 @@ import { newId } from '../../ids';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { DomainError } from '../domain-error';
+import type { MediaLimitCheck } from '../media/media-limit-check';
 import { takeInAttachments } from './attachment-intake';
 import { decodeCursor, encodeCursor } from './message-cursor';
 import type { MessageEvents } from './message-events';
@@ -41,6 +42,8 @@ export interface MessageServiceOptions {
   onQueued: (messageId: string) => void;
   /** The URL-safety policy every customer-given URL passes at the request. */
   urlPolicy: Pick<OutboundUrlPolicy, 'require'>;
+  /** The size check of files whose size the request tells. */
+  mediaLimits?: MediaLimitCheck;
 }
 
 /**
@@ -76,13 +79,14 @@ export class MessageService {
     const scheduledAt = this.#scheduledAt(body.scheduledAt, now);
     const target = await this.#options.targets.resolve(customerId, body);
     if (body.replyTo !== undefined) await this.#assertReplyTarget(customerId, body.replyTo);
-    const intake = takeInAttachments(body.attachments);
+    const intake = await takeInAttachments(body.attachments);
     const message = this.#newMessage(customerId, body, target, {
       now,
       scheduledAt,
       correlationId,
       attachments: intake.attachments,
     });
+    await this.#options.mediaLimits?.assertFits(message);
 
     return store.transaction(async (tx): Promise<SendOutcome> => {
       if (key !== undefined) {

@@ -44,6 +44,18 @@ export class MessageViews {
           url: attachment.url,
           downloadUrl:
             attachment.storedId === null ? null : await this.#signer.urlFor(attachment.storedId),
+          ...(attachment.conversion ? { conversion: attachment.conversion } : {}),
+          ...(attachment.renditions
+            ? {
+                renditions: await Promise.all(
+                  attachment.renditions.map(async (copy) => ({
+                    mimeType: copy.mimeType,
+                    totalBytes: copy.totalBytes,
+                    downloadUrl: await this.#signer.urlFor(copy.storedId),
+                  })),
+                ),
+              }
+            : {}),
         }),
       ),
     );

@@ -73,6 +73,8 @@ export const storedAttachments = sqliteTable(
     totalBytes: integer('total_bytes').notNull(),
     data: blob('data', { mode: 'buffer' }).notNull(),
     createdAt: timestamp('created_at').notNull(),
+    /** The id of the original, when this is a browser-playable copy of it. */
+    renditionOf: text('rendition_of'),
   },
   (table) => [index('stored_attachments_message_idx').on(table.messageId)],
 );

@@ -16,6 +16,7 @@ import { SqliteDeliveryRepository } from './sqlite-delivery-repository';
 import { SqliteEventRepository } from './sqlite-event-repository';
 import { SqliteFaceTimeCallRepository } from './sqlite-facetime-call-repository';
 import { SqliteInstanceRepository } from './sqlite-instance-repository';
+import { SqliteMediaRenditionRepository } from './sqlite-media-rendition-repository';
 import { SqliteMessageAttemptRepository } from './sqlite-message-attempt-repository';
 import { SqliteMessagePartRepository } from './sqlite-message-part-repository';
 import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repository';
@@ -51,6 +52,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     conversations: new SqliteConversationRepository(run),
     whatsappSessions: new SqliteWhatsAppSessionRepository(run),
     storedAttachments: new SqliteStoredAttachmentRepository(run),
+    mediaRenditions: new SqliteMediaRenditionRepository(run),
     signupCodes: new SqliteSignupCodeRepository(run),
     faceTimeCalls: new SqliteFaceTimeCallRepository(run),
     serverSecrets: new SqliteServerSecretRepository(run, cipher),
@@ -165,6 +167,7 @@ export class SqliteStore implements Store {
   readonly conversations;
   readonly whatsappSessions;
   readonly storedAttachments;
+  readonly mediaRenditions;
   readonly signupCodes;
   readonly faceTimeCalls;
   readonly serverSecrets;
@@ -209,6 +212,7 @@ export class SqliteStore implements Store {
     this.conversations = repos.conversations;
     this.whatsappSessions = repos.whatsappSessions;
     this.storedAttachments = repos.storedAttachments;
+    this.mediaRenditions = repos.mediaRenditions;
     this.signupCodes = repos.signupCodes;
     this.faceTimeCalls = repos.faceTimeCalls;
     this.serverSecrets = repos.serverSecrets;

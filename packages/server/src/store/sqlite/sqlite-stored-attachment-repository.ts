@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type {
   StoredAttachmentInfo,
   StoredAttachmentRecord,
@@ -47,6 +47,7 @@ export class SqliteStoredAttachmentRepository implements StoredAttachmentReposit
           and(
             eq(storedAttachments.customerId, customerId),
             eq(storedAttachments.messageId, messageId),
+            isNull(storedAttachments.renditionOf),
           ),
         )
         .orderBy(asc(storedAttachments.position))
