@@ -106,6 +106,9 @@ const isSandbox = (label: string) => / \/v1\/sandbox\//.test(label);
 const isUnauthenticated = (path: string) =>
   path === '/' ||
   path === '/health' ||
+  path === '/openapi.json' ||
+  path === '/docs' ||
+  path === '/metrics' ||
   path.startsWith('/v1/attachments/') ||
   path.startsWith('/providers/');
 const isAdmin = (path: string) => path === '/admin' || path.startsWith('/admin/');
@@ -146,7 +149,7 @@ describe('the OpenAPI document', () => {
     expect(byLabel.get('GET /health')).toBe('healthGet');
   });
 
-  it('secures every operation with the API key, except the root, health, attachments, the provider ingress and admin', () => {
+  it('secures every operation with the API key, except the root, health, the documentation, metrics, attachments, the provider ingress and admin', () => {
     expect(doc.security).toEqual([{ apiKey: [] }]);
     expect(doc.components?.securitySchemes?.apiKey).toMatchObject({
       type: 'http',

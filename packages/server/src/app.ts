@@ -112,6 +112,14 @@ export async function buildApp(
         throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
       }
     });
+    app.addHook('onResponse', async (request, reply) => {
+      app.services.metrics.request(
+        request.method,
+        request.routeOptions.url ?? 'unmatched',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    });
     app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
       reply.header('x-correlation-id', correlationIdOf(request.raw));

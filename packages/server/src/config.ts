@@ -91,6 +91,9 @@ const EnvSchema = z.object({
   MEDIA_TRANSCODE_CONCURRENCY: env(integer(0, 256).default(0)),
   MEDIA_TRANSCODE_TIMEOUT_MS: env(integer(100).default(120_000)),
   INBOUND_MEDIA_RENDITIONS: env(booleanFlag.default('false')),
+  METRICS_TOKEN: env(
+    z.string().min(16, 'must be at least 16 characters (use a long random value)').optional(),
+  ),
 });
 
 /**
@@ -180,6 +183,8 @@ export interface Config {
   mediaTranscodeTimeoutMs: number;
   /** Make browser-playable copies (AAC M4A, H.264 MP4) of inbound voice notes and videos. */
   inboundMediaRenditions: boolean;
+  /** Bearer token `GET /metrics` requires; unset: the metrics are open. */
+  metricsToken: string | undefined;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -256,6 +261,7 @@ export function loadConfig(
     mediaTranscodeConcurrency: e.MEDIA_TRANSCODE_CONCURRENCY,
     mediaTranscodeTimeoutMs: e.MEDIA_TRANSCODE_TIMEOUT_MS,
     inboundMediaRenditions: e.INBOUND_MEDIA_RENDITIONS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

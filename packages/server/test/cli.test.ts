@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,17 @@ import { expectSuccess } from './support/envelope-assertions';
 import { bearer, buildTestApp, tempDir } from './support/test-app';
 
 describe('switchboard quickstart', () => {
+  it('prints its version, and help for every command', async () => {
+    const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const printed = await cli(['--version'], {}, undefined, true);
+    expect(printed).toEqual({ code: 0, stdout: `${version.version}\n`, stderr: '' });
+    for (const command of [[], ['serve'], ['customers'], ['instances', 'create'], ['secrets']]) {
+      const help = await cli([...command, '--help'], {}, undefined, true);
+      expect(help.code, command.join(' ')).toBe(0);
+      expect(help.stdout, command.join(' ')).toMatch(/^Usage: switchboard/);
+    }
+  });
+
   it('seeds an empty database and prints a key that works, once', async () => {
     const dir = tempDir();
     const env = {

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       mediaTranscodeConcurrency: 0,
       mediaTranscodeTimeoutMs: 120_000,
       inboundMediaRenditions: false,
+      metricsToken: undefined,
     });
   });
 

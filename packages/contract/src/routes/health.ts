@@ -1,8 +1,12 @@
+import { z } from 'zod';
 import { c } from '../contract-builder';
 import { errors } from '../schemas/common';
 import { HealthReport, ServiceIndex } from '../schemas/health';
 
-/** `GET /health`: unauthenticated, not rate limited, not in the envelope. */
+/**
+ * `GET /health`, `GET /`, `GET /openapi.json` and `GET /docs`: unauthenticated, not rate limited,
+ * not in the envelope.
+ */
 export const healthContract = c.router({
   get: {
     method: 'GET',
@@ -20,6 +24,42 @@ export const healthContract = c.router({
     description:
       'Points to `/health` and the API documentation, so the server’s root answers something useful. No authentication.',
     responses: { 200: ServiceIndex, ...errors('INTERNAL_ERROR') },
+    metadata: { tag: 'Health', auth: false, rateLimited: false },
+  },
+  openapi: {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'OpenAPI document',
+    description:
+      'This API as an OpenAPI 3 document: the same file as `openapi/openapi.json` in the repository, generated from the contract. No authentication.',
+    responses: {
+      200: c.otherResponse({ contentType: 'application/json', body: z.record(z.unknown()) }),
+      ...errors('INTERNAL_ERROR'),
+    },
+    metadata: { tag: 'Health', auth: false, rateLimited: false },
+  },
+  metrics: {
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    description:
+      'The server’s metrics in the Prometheus text format: API requests by route and status with latency, messages by status and channel, outbox and scheduled depth, webhook attempts by outcome with their lag, event-stream subscribers, provider health per instance, event-loop lag. Open unless the operator sets `METRICS_TOKEN`; then `Authorization: Bearer <METRICS_TOKEN>` is required (401 `UNAUTHORIZED` otherwise). Not rate limited.',
+    responses: {
+      200: c.otherResponse({ contentType: 'text/plain', body: z.string() }),
+      ...errors('UNAUTHORIZED', 'INTERNAL_ERROR'),
+    },
+    metadata: { tag: 'Health', auth: false, rateLimited: false },
+  },
+  docs: {
+    method: 'GET',
+    path: '/docs',
+    summary: 'API reference',
+    description:
+      'An interactive API reference (Scalar) of `/openapi.json`, every asset served by this server, so it works offline and behind a firewall; "Test Request" calls this server with the API key you enter. No authentication.',
+    responses: {
+      200: c.otherResponse({ contentType: 'text/html', body: z.string() }),
+      ...errors('INTERNAL_ERROR'),
+    },
     metadata: { tag: 'Health', auth: false, rateLimited: false },
   },
 });

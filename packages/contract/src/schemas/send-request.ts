@@ -378,6 +378,6 @@ export const SendMessageHeaders = z.object({
   'idempotency-key': doc(z.string().min(1).max(255).optional(), {
     description:
       'The IETF `Idempotency-Key` header, as Stripe-trained clients send it: the same as the body’s `idempotencyKey` (either may be used; both with different values answer 400 `VALIDATION_ERROR`). A replay answers 200 with `Idempotent-Replayed: true` and the first answer’s body.',
-    example: 'order-1842-confirmation',
+    example: 'order-1842-shipped',
   }),
 });

@@ -4,6 +4,7 @@ import { EncryptionKeyError } from '../crypto/field-cipher';
 import { isDomainError } from '../domain/domain-error';
 import { StartupError } from '../server-lock';
 import { runServer } from '../server-process';
+import { serverVersion } from '../version';
 import { addAdminCommands } from './admin-commands';
 import { type CliEnvironment, withStore } from './cli-context';
 import { CliRefusalError } from './cli-refusal-error';
@@ -12,7 +13,11 @@ import { addSecretsCommands } from './secrets-commands';
 
 function buildProgram(environment: CliEnvironment): Command {
   const program = new Command('switchboard')
-    .description('Switchboard: run the messaging gateway and manage its customers')
+    .description(
+      'Switchboard: run the messaging gateway and manage its customers. Configuration comes from the environment, then from a .env file in the working directory.',
+    )
+    .version(serverVersion(), '-v, --version', 'print the version')
+    .helpCommand(true)
     .option('--json', 'print results as JSON')
     .option(
       '--create-database',

@@ -63,6 +63,14 @@ export interface RecordedTestEvent {
   deliveryId: string;
 }
 
+/** What the observers of committed events learn of each. */
+export interface CommittedEvent {
+  /** The event type. */
+  type: EventType;
+  /** The channel in its data, when it has one. */
+  channel: string | null;
+}
+
 /**
  * The one event pipeline (implements {@link EventRecorder}): each event is validated against the
  * contract, serialized once and appended to the event log in the caller's transaction, with one
@@ -72,6 +80,7 @@ export interface RecordedTestEvent {
  */
 export class EventService implements EventRecorder {
   readonly #queuedListeners = new Set<() => void>();
+  readonly #committedListeners = new Set<(event: CommittedEvent) => void>();
 
   /** Creates the service; `bus` carries committed events to the live stream. */
   constructor(
@@ -88,6 +97,16 @@ export class EventService implements EventRecorder {
   onDeliveriesQueued(listener: () => void): () => void {
     this.#queuedListeners.add(listener);
     return () => this.#queuedListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with the type (and the channel, when the event has one) of every event once
+   * it is committed (the metrics count them).
+   * @returns a function that removes the listener.
+   */
+  onCommitted(listener: (event: CommittedEvent) => void): () => void {
+    this.#committedListeners.add(listener);
+    return () => this.#committedListeners.delete(listener);
   }
 
   async record<T extends EventType>(tx: UnitOfWork, event: NewEvent<T>): Promise<RecordedEvent> {
@@ -125,6 +144,15 @@ export class EventService implements EventRecorder {
     tx.afterCommit(() => {
       this.bus.publish(recorded);
       if (deliveries.length > 0) this.#notifyQueued();
+      if (this.#committedListeners.size > 0) {
+        const data = 'data' in event ? (event.data as { channel?: unknown }) : undefined;
+        const channel = data?.channel;
+        const committed: CommittedEvent = {
+          type: record.type,
+          channel: typeof channel === 'string' ? channel : null,
+        };
+        for (const listener of this.#committedListeners) listener(committed);
+      }
     });
     return recorded;
   }

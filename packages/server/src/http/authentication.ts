@@ -27,6 +27,12 @@ function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
+/** True when `header` is `Bearer <expected>` (compared in constant time). */
+export function bearerMatches(header: string | undefined, expected: string): boolean {
+  const presented = bearerToken(header);
+  return presented !== undefined && secretsMatch(presented, expected);
+}
+
 /** Compares two secrets in constant time (hashing first makes the lengths equal). */
 function secretsMatch(presented: string, expected: string): boolean {
   return timingSafeEqual(sha256(presented), sha256(expected));

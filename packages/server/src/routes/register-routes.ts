@@ -4,6 +4,7 @@ import { initServer, type RouterImplementation } from '@ts-rest/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import { ApiReference, DOCS_PATH } from '../http/api-reference';
 import { createAuthenticationHook } from '../http/authentication';
 import { createRateLimitHook } from '../http/rate-limit';
 import { toValidationDomainError } from '../http/validation-errors';
@@ -72,8 +73,18 @@ export async function registerContractRoutes(
   options: ContractRoutesOptions,
 ): Promise<void> {
   const { config, services } = options;
+  const reference = new ApiReference(config.publicBaseUrl);
+  app.addHook('onClose', () => reference.close());
+  // The reference page's own script and styles: static assets, not API operations.
+  app.get(`${DOCS_PATH}/*`, { logLevel: 'warn' }, async (request, reply) => {
+    const asset = await reference.page(request.url.split('?')[0] ?? request.url);
+    return reply.code(asset.status).type(asset.contentType).send(asset.body);
+  });
   const implemented: Partial<Record<Resource, ScopeRegistration>> = {
-    health: routerRegistration(contract.health, healthRoutes(services)),
+    health: routerRegistration(
+      contract.health,
+      healthRoutes(services, reference, config.metricsToken),
+    ),
     numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
     optOuts: routerRegistration(contract.optOuts, optOutsRoutes(services)),
     admin: routerRegistration(contract.admin, adminRoutes(services, config.publicBaseUrl)),

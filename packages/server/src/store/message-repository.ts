@@ -226,6 +226,10 @@ export interface MessageRepository {
     customerId: string,
     query: { limit: number; after?: ScheduledCursor },
   ): Promise<MessageRecord[]>;
+  /** How many messages (deleted or not) are in each of `statuses` (metrics; status index). */
+  countByStatus(
+    statuses: readonly MessageStatus[],
+  ): Promise<Partial<Record<MessageStatus, number>>>;
   /** Ids of not-deleted messages in one of `statuses`, oldest first (dispatcher, recovery). */
   idsInStatus(statuses: readonly MessageStatus[], limit: number): Promise<string[]>;
   /** Ids of not-deleted scheduled messages due at `now`, soonest first (scheduler). */

@@ -26,6 +26,8 @@ export interface DispatcherLogger {
 export interface WebhookDispatcherOptions {
   /** The store holding the delivery queue. */
   store: Store;
+  /** Told of every attempt made: its outcome and how late it left (the metrics). */
+  onAttempt?: (attempt: { outcome: string; lagMs: number }) => void;
   /** The time source of due times, leases and `X-Timestamp`. */
   clock: Clock;
   /** Delays before each retry (`WEBHOOK_RETRY_SCHEDULE`). */
@@ -361,6 +363,11 @@ export class WebhookDispatcher implements Worker {
 
   /** Records an attempt's outcome: its row, the next attempt of its chain, the streak. */
   #record(delivery: DeliveryRecord, plan: AttemptPlan): Promise<void> {
+    const due = (delivery.nextAttemptAt ?? delivery.createdAt).getTime();
+    this.#options.onAttempt?.({
+      outcome: plan.result.status,
+      lagMs: Math.max(0, (plan.result.attemptedAt?.getTime() ?? due) - due),
+    });
     return this.#options.store.transaction(async (tx) => {
       // A lost lease means another worker took the attempt over; its record wins.
       if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result))) return;

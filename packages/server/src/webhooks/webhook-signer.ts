@@ -24,6 +24,25 @@ export function signWebhook(
   return `${WEBHOOK_SIGNATURE.scheme}${hmac.digest('hex')}`;
 }
 
+/**
+ * The Standard Webhooks signature (standardwebhooks.com) of the same delivery: `v1,` + base64
+ * HMAC-SHA256 over `<webhook-id>.<timestamp>.<raw body>`, keyed with the same secret's UTF-8
+ * bytes as `X-Signature` (the libraries' `format: 'raw'` secret).
+ *
+ * @example signStandardWebhook('whsec_abc', 'evt_1', 1767225600, '{}') // 'v1,…'
+ */
+function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestamp: number,
+  rawBody: string | Uint8Array,
+): string {
+  const hmac = createHmac('sha256', secret);
+  hmac.update(`${id}.${timestamp}.`);
+  hmac.update(rawBody);
+  return `v1,${hmac.digest('base64')}`;
+}
+
 /** Converts a time to whole Unix seconds, the unit of `X-Timestamp`. */
 export function toUnixSeconds(time: Date | number): number {
   const ms = typeof time === 'number' ? time : time.getTime();
@@ -48,8 +67,11 @@ export interface DeliveryHeaderInput {
 
 /**
  * Builds the headers of one delivery attempt: `Content-Type`, `User-Agent`, `X-Signature`,
- * `X-Timestamp`, `X-Correlation-Id`, and the unsigned routing conveniences `X-Event-Id` and
- * `X-Event-Type` (the signed body holds the same values and is the one to trust).
+ * `X-Timestamp`, `X-Correlation-Id`, the unsigned routing conveniences `X-Event-Id` and
+ * `X-Event-Type` (the signed body holds the same values and is the one to trust), and the
+ * Standard Webhooks trio `webhook-id` (the event id, the same on every retry),
+ * `webhook-timestamp` and `webhook-signature`, so receivers built on those libraries verify
+ * Switchboard deliveries as they are.
  */
 export function buildDeliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
   const timestamp = toUnixSeconds(input.timestamp);
@@ -61,5 +83,8 @@ export function buildDeliveryHeaders(input: DeliveryHeaderInput): Record<string,
     [WEBHOOK_SIGNATURE.correlationHeader]: input.correlationId,
     'X-Event-Id': input.eventId,
     'X-Event-Type': input.eventType,
+    'webhook-id': input.eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(input.secret, input.eventId, timestamp, input.body),
   };
 }

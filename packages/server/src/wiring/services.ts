@@ -18,6 +18,7 @@ import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
 import { EventStreamHub } from '../events/event-stream-hub';
 import { MediaEngine } from '../media/media-engine';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Store } from '../store/store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
@@ -84,6 +85,8 @@ export interface Services {
   callbacks: CallbackService;
   /** The media conversion pool (FFmpeg), shared by outbound and inbound media. */
   mediaEngine: MediaEngine;
+  /** The Prometheus metrics of `GET /metrics`. */
+  metrics: GatewayMetrics;
 }
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
@@ -103,7 +106,14 @@ export function createServices(
 ): Services {
   const events = new EventService(clock, new InProcessEventBus());
   const callbacks = new CallbackService(store, clock);
+  const eventStreams = new EventStreamHub(events.bus, {
+    heartbeatMs: config.sseHeartbeatMs,
+    maxBufferBytes: config.sseMaxBufferBytes,
+  });
+  const metrics = new GatewayMetrics({ store, streams: eventStreams });
+  events.onCommitted((event) => metrics.event(event));
   const webhookDispatcher = new WebhookDispatcher({
+    onAttempt: (attempt) => metrics.delivery(attempt),
     callbackSigningKey: (customerId) => callbacks.signingKey(customerId),
     store,
     clock,
@@ -156,10 +166,7 @@ export function createServices(
     numbers: new NumberService(store, clock),
     health: new HealthService(store, clock, { media: mediaEngine }),
     events,
-    eventStreams: new EventStreamHub(events.bus, {
-      heartbeatMs: config.sseHeartbeatMs,
-      maxBufferBytes: config.sseMaxBufferBytes,
-    }),
+    eventStreams,
     webhooks: new WebhookService(store, clock, events, webhookDispatcher, {
       allowPrivateUrls: config.webhookAllowPrivateUrls,
       // Longer than any attempt, so the dispatcher never races the synchronous test.
@@ -185,5 +192,6 @@ export function createServices(
     optOuts,
     callbacks,
     mediaEngine,
+    metrics,
   };
 }

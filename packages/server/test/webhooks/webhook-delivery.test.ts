@@ -1,3 +1,4 @@
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { InProcessEventBus } from '../../src/events/event-bus';
 import { EventService } from '../../src/events/event-service';
@@ -54,6 +55,36 @@ describe('signed delivery', () => {
       status: 'delivered',
       statusCode: 200,
     });
+  });
+
+  it('carries the Standard Webhooks headers, which the standardwebhooks library verifies as they are', async () => {
+    // The library checks the timestamp against the real clock.
+    const testApp = await buildWebhookApp({ startAt: Date.now() });
+    const { app, auth } = testApp;
+    const hook = await receiver();
+    const webhook = await createWebhook(app, auth, {
+      url: `${hook.origin}/hooks`,
+      events: ['message.sent'],
+    });
+    const event = await recordSent(testApp, { text: 'standard' });
+    const [request] = await waitFor(() => hook.requests.length === 1 && hook.requests);
+    if (!request) throw new Error('no request');
+    expect(request.headers['webhook-id']).toBe(event.id);
+    expect(request.headers['webhook-timestamp']).toBe(request.headers['x-timestamp']);
+    expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    const headers = {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    };
+    const verified = new Webhook(webhook.secret ?? '', { format: 'raw' }).verify(
+      request.body.toString('utf8'),
+      headers,
+    );
+    expect(verified).toMatchObject({ id: event.id, type: 'message.sent' });
+    expect(() =>
+      new Webhook('whsec_wrong', { format: 'raw' }).verify(request.body.toString('utf8'), headers),
+    ).toThrow();
   });
 
   it('fans out to every active subscribed webhook of the customer, and to the callbackUrl', async () => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { findUp, moduleDir } from '../../find-up';
 import * as schema from './schema';
 
 /** The drizzle database over the SQLite schema, and the connection under it (`$client`). */
@@ -34,18 +34,8 @@ export function createOrm(sqlite: Database.Database): SqliteOrm {
  * `packages/server/drizzle`, reached from `src/store/sqlite/` under tsx and from `dist/` once
  * built.
  */
-export function findMigrationsFolder(
-  start: string = dirname(fileURLToPath(import.meta.url)),
-): string {
-  let dir = start;
-  for (let depth = 0; depth < 6; depth += 1) {
-    const candidate = join(dir, 'drizzle');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    const parent = resolve(dir, '..');
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error(`SQLite migrations folder (drizzle/meta/_journal.json) not found above ${start}`);
+export function findMigrationsFolder(start: string = moduleDir(import.meta.url)): string {
+  return dirname(dirname(findUp(join('drizzle', 'meta', '_journal.json'), start)));
 }
 
 /** Applies every pending migration. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import type {
   ClaimedDelivery,
@@ -111,6 +111,17 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     return this.run((db) => {
       for (const delivery of deliveries) insertRow(db, webhookDeliveries, delivery);
     });
+  }
+
+  countPending(): Promise<number> {
+    return this.run(
+      (db) =>
+        db
+          .select({ count: count() })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.status, 'pending'))
+          .get()?.count ?? 0,
+    );
   }
 
   findForWebhook(

@@ -2,6 +2,7 @@ import type { MessageStatus } from '@switchboard/contract';
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   gt,
@@ -237,6 +238,23 @@ export class SqliteMessageRepository implements MessageRepository {
         }),
       ),
     );
+  }
+
+  countByStatus(
+    statuses: readonly MessageStatus[],
+  ): Promise<Partial<Record<MessageStatus, number>>> {
+    return this.run((db) => {
+      const counts: Partial<Record<MessageStatus, number>> = {};
+      for (const row of db
+        .select({ status: messages.status, count: count() })
+        .from(messages)
+        .where(inArray(messages.status, [...statuses]))
+        .groupBy(messages.status)
+        .all()) {
+        counts[row.status] = row.count;
+      }
+      return counts;
+    });
   }
 
   idsInStatus(statuses: readonly MessageStatus[], limit: number): Promise<string[]> {
