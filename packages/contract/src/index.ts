@@ -162,6 +162,11 @@ export {
 } from './schemas/common';
 export { EventId } from './schemas/event-fields';
 export {
+  EventStreamGap,
+  EventStreamGapReason,
+  EventStreamHeaders,
+} from './schemas/event-stream';
+export {
   HEALTH_WARNING_CODES,
   HealthCheck,
   HealthReport,

@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: env(integer(1, 10_000).default(32)),
   SSE_HEARTBEAT_MS: env(integer(10).default(15_000)),
   SSE_MAX_BUFFER_BYTES: env(integer(1024).default(1024 * 1024)),
+  SSE_REPLAY_WINDOW_MS: env(integer(0).default(5 * 60 * 1000)),
   CAPABILITY_CACHE_TTL_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
   INSTANCE_HEALTH_INTERVAL_MS: env(integer(10).default(2 * 60 * 1000)),
   ATTACHMENT_SIGNING_SECRET: env(
@@ -146,6 +147,8 @@ export interface Config {
   sseHeartbeatMs: number;
   /** Bytes an event-stream reader may leave unread before it is disconnected. */
   sseMaxBufferBytes: number;
+  /** How far back a stream reconnecting with `Last-Event-ID` is replayed. */
+  sseReplayWindowMs: number;
   /** How long a capability check result is served from cache. */
   capabilityCacheTtlMs: number;
   /** How often every provider instance's health is checked. */
@@ -244,6 +247,7 @@ export function loadConfig(
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     sseMaxBufferBytes: e.SSE_MAX_BUFFER_BYTES,
+    sseReplayWindowMs: e.SSE_REPLAY_WINDOW_MS,
     capabilityCacheTtlMs: e.CAPABILITY_CACHE_TTL_MS,
     instanceHealthIntervalMs: e.INSTANCE_HEALTH_INTERVAL_MS,
     attachmentSigningSecret: e.ATTACHMENT_SIGNING_SECRET,

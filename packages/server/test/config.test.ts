@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       webhookConcurrency: 32,
       sseHeartbeatMs: 15_000,
       sseMaxBufferBytes: 1_048_576,
+      sseReplayWindowMs: 300_000,
       capabilityCacheTtlMs: 86_400_000,
       instanceHealthIntervalMs: 120_000,
       attachmentSigningSecret: undefined,

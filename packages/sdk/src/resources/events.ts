@@ -1,4 +1,9 @@
-import { contract, type EventType, type SwitchboardEventOf } from '@switchboard/contract';
+import {
+  contract,
+  type EventStreamGap,
+  type EventType,
+  type SwitchboardEventOf,
+} from '@switchboard/contract';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
 import { routeSpec } from '../internal/route-call';
@@ -22,13 +27,22 @@ export interface EventStreamParams<Type extends EventType = EventType> {
    * after it are received, so start the action you want to follow (a send) once it was called.
    */
   onOpen?: (() => void) | undefined;
+  /**
+   * Called when a reconnect could not resume where the last connection stopped (the server
+   * keeps a few minutes of events): events were missed; fetch what you need from the API.
+   */
+  onGap?: ((gap: EventStreamGap) => void) | undefined;
+  /** Resume after this event id on the first connection too (a stream you restart yourself). */
+  lastEventId?: string | undefined;
 }
 
 /** The live event stream (`GET /v1/events`). */
 export class Events extends APIResource {
   /**
    * Opens the Server-Sent Events stream: an async iterable of typed events that reconnects by
-   * itself. Events emitted while disconnected are not replayed (use webhooks for durability).
+   * itself and resumes where it stopped: the server replays the events recorded while it was
+   * disconnected (within its replay window, 5 minutes by default; `onGap` hears when that was
+   * not possible). Webhooks remain the durable path.
    * `options.timeout` bounds each connection attempt, not the stream.
    * @example
    * for await (const event of client.events.stream({ events: ['message.delivered'], signal })) {
@@ -54,6 +68,8 @@ export class Events extends APIResource {
       idleTimeout: params.idleTimeout,
       reconnect: params.reconnect,
       onOpen: params.onOpen,
+      onGap: params.onGap,
+      lastEventId: params.lastEventId,
       sleep: this._transport.sleep,
       random: this._transport.random,
     });

@@ -1,3 +1,4 @@
+import type { EventStreamGap } from '@switchboard/contract';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { APIConnectionError, APIUserAbortError, SwitchboardError } from '../core/errors';
 import type { RequestSpec, Transport } from '../core/request';
@@ -42,6 +43,10 @@ export interface EventStreamConfig {
   reconnect?: ReconnectOptions | undefined;
   /** Called each time a connection is open (the first one and every reconnect). */
   onOpen?: (() => void) | undefined;
+  /** Called with a `stream.gap` frame: the server could not resume after the last event id. */
+  onGap?: ((gap: EventStreamGap) => void) | undefined;
+  /** The event id to resume after on the first connection. */
+  lastEventId?: string | undefined;
   /** The wait between reconnects. */
   sleep: Sleep;
   /** The jitter source, in [0, 1). */
@@ -49,6 +54,9 @@ export interface EventStreamConfig {
 }
 
 const DEFAULT_IDLE_TIMEOUT = 45_000;
+
+/** The frame that says a resume was not possible; not an event of the API. */
+const GAP_EVENT = 'stream.gap';
 
 /**
  * A Server-Sent Events stream of typed events: parses frames with eventsource-parser, ignores
@@ -62,6 +70,7 @@ export class EventStream<Event> implements AsyncIterable<Event> {
 
   constructor(config: EventStreamConfig) {
     this.#config = config;
+    this.#lastEventId = config.lastEventId;
   }
 
   /** The id of the last event received; sent as `Last-Event-ID` when reconnecting. */
@@ -103,8 +112,7 @@ export class EventStream<Event> implements AsyncIterable<Event> {
           correlationId: this.#config.correlationId,
           headers: {
             ...this.#config.headers,
-            // The server does not replay, but sending the id keeps the stream standard and lets
-            // a proxy or a future server resume where the previous connection stopped.
+            // The server replays what came after it (within its window) before the live events.
             ...(this.#lastEventId === undefined ? {} : { 'Last-Event-ID': this.#lastEventId }),
           },
         });
@@ -121,6 +129,11 @@ export class EventStream<Event> implements AsyncIterable<Event> {
         for await (const frame of frames) {
           received = true;
           if (frame.kind === 'comment') continue;
+          if (frame.message.event === GAP_EVENT) {
+            const gap = parseEvent<EventStreamGap>(frame.message);
+            if (gap !== undefined) this.#config.onGap?.(gap);
+            continue;
+          }
           if (frame.message.id) this.#lastEventId = frame.message.id;
           const event = parseEvent<Event>(frame.message);
           if (event !== undefined) yield event;

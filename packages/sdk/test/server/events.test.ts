@@ -110,3 +110,62 @@ describe('client.events.stream against the real server', () => {
     await expect.poll(() => server.openStreams()).toBe(0);
   });
 });
+
+describe('client.events.stream resuming', () => {
+  it('gets the events recorded while it was away, then the live ones, from lastEventId', async () => {
+    // A first stream sees one event, then goes away.
+    const first = new AbortController();
+    const opened = signal();
+    const stream = client.events.stream({ signal: first.signal, onOpen: opened.resolve });
+    const iterator = stream[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await opened.promise;
+    await client.messages.send({ to: '+12125550106', content: { text: 'Before' } });
+    await next;
+    await iterator.return?.();
+    const resumeAfter = stream.lastEventId;
+    expect(resumeAfter).toMatch(/^evt_/);
+
+    // Sent while nobody listens.
+    const missed = await client.messages.send({ to: '+12125550107', content: { text: 'Missed' } });
+    await expect
+      .poll(async () => (await client.messages.get(missed.id)).status, { timeout: 5_000 })
+      .toMatch(/delivered|read/);
+
+    const again = new AbortController();
+    const gaps: unknown[] = [];
+    const seen: string[] = [];
+    for await (const event of client.events.stream({
+      signal: again.signal,
+      lastEventId: resumeAfter,
+      onGap: (gap) => gaps.push(gap),
+    })) {
+      if (messageIdOf(event) === missed.id) seen.push(event.type);
+      if (event.type === 'message.delivered' && messageIdOf(event) === missed.id) again.abort();
+    }
+    expect(seen.slice(0, 3)).toEqual(['message.queued', 'message.sent', 'message.delivered']);
+    expect(gaps).toEqual([]);
+  });
+
+  it('says when it cannot resume (onGap), and goes on with the live events', async () => {
+    const controller = new AbortController();
+    const gaps: Array<{ reason: string }> = [];
+    const opened = signal();
+    const stream = client.events.stream({
+      signal: controller.signal,
+      lastEventId: 'evt_00000000-0000-7000-8000-000000000000',
+      onGap: (gap) => gaps.push(gap),
+      onOpen: opened.resolve,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await opened.promise;
+    const sent = await client.messages.send({ to: '+12125550108', content: { text: 'Live' } });
+    const result = await next;
+    await iterator.return?.();
+    expect(gaps).toEqual([
+      expect.objectContaining({ type: 'stream.gap', reason: 'unknown_event' }),
+    ]);
+    expect(result.value && messageIdOf(result.value)).toBe(sent.id);
+  });
+});

@@ -23,7 +23,8 @@ function isStreamOnly(type: EventType): boolean {
   return (STREAM_ONLY_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-function toRecorded(record: EventRecord): RecordedEvent {
+/** A stored event as the bus and the stream carry it. */
+export function toRecorded(record: EventRecord): RecordedEvent {
   return {
     id: record.id,
     type: record.type,

@@ -2,7 +2,8 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { type EventFilter, matchesEventFilter } from '@switchboard/contract';
 import type { EventBus } from './event-bus';
 import type { RecordedEvent } from './event-recorder';
-import { eventFrameBytes, HEARTBEAT_FRAME, OPENING_FRAME } from './sse-frame';
+import { eventFrameBytes, gapFrameBytes, HEARTBEAT_FRAME, OPENING_FRAME } from './sse-frame';
+import type { ReplayPlan } from './stream-replay';
 
 /** Options of {@link EventStreamHub}. */
 export interface EventStreamHubOptions {
@@ -23,6 +24,18 @@ export interface OpenStreamInput {
   filter: EventFilter;
   /** Headers to send besides the event-stream ones (request and correlation ids, rate limits). */
   headers: OutgoingHttpHeaders;
+  /**
+   * Hold the live events until {@link OpenedStream.resume} says what comes first (a stream
+   * opened with `Last-Event-ID`): subscribed from the start, so nothing falls between the replay
+   * and the live events.
+   */
+  hold?: boolean;
+}
+
+/** A stream just opened: what it sends before the live events, when it holds them. */
+export interface OpenedStream {
+  /** Sends the replayed events (or the gap frame), then the live events held meanwhile. */
+  resume(plan: ReplayPlan): void;
 }
 
 /** An open stream and the frames it has been given since the last flush. */
@@ -30,6 +43,8 @@ interface OpenStream {
   readonly response: ServerResponse;
   pending: Buffer[];
   pendingBytes: number;
+  /** Live events waiting for the replay, while it is being read. */
+  held: RecordedEvent[] | undefined;
 }
 
 const HEARTBEAT_BYTES = Buffer.from(HEARTBEAT_FRAME, 'utf8');
@@ -66,7 +81,7 @@ export class EventStreamHub {
   }
 
   /** Starts streaming on a response whose headers have not been sent. */
-  open(response: ServerResponse, input: OpenStreamInput): void {
+  open(response: ServerResponse, input: OpenStreamInput): OpenedStream {
     response.writeHead(200, {
       ...input.headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -75,11 +90,18 @@ export class EventStreamHub {
       // Tells nginx-style proxies not to buffer the stream.
       'x-accel-buffering': 'no',
     });
-    const stream: OpenStream = { response, pending: [], pendingBytes: 0 };
+    const stream: OpenStream = {
+      response,
+      pending: [],
+      pendingBytes: 0,
+      held: input.hold ? [] : undefined,
+    };
     this.#streams.add(stream);
 
     const unsubscribe = this.bus.subscribe(input.customerId, (event) => {
-      if (matchesEventFilter(input.filter, event.type)) this.#enqueue(stream, this.#frameOf(event));
+      if (!matchesEventFilter(input.filter, event.type)) return;
+      if (stream.held) stream.held.push(event);
+      else this.#enqueue(stream, this.#frameOf(event));
     });
     const heartbeat = setInterval(
       () => this.#enqueue(stream, HEARTBEAT_BYTES),
@@ -96,6 +118,26 @@ export class EventStreamHub {
     });
     // At once, not at the next flush: clients and proxies see the response start now.
     response.write(OPENING_FRAME);
+    return {
+      resume: (plan) => {
+        const held = stream.held ?? [];
+        stream.held = undefined;
+        if (plan.kind === 'gap') {
+          this.#enqueue(stream, gapFrameBytes(plan.gap));
+        } else {
+          for (const event of plan.events) {
+            if (matchesEventFilter(input.filter, event.type)) {
+              this.#enqueue(stream, eventFrameBytes(event));
+            }
+          }
+        }
+        // A live event the replay already carried (committed while it was read) goes once.
+        const replayed = new Set(plan.kind === 'replay' ? plan.events.map((e) => e.id) : []);
+        for (const event of held) {
+          if (!replayed.has(event.id)) this.#enqueue(stream, this.#frameOf(event));
+        }
+      },
+    };
   }
 
   /** Ends every open stream (server shutdown): clients see a clean end and reconnect elsewhere. */

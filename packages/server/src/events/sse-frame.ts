@@ -1,3 +1,4 @@
+import type { EventStreamGap } from '@switchboard/contract';
 import type { RecordedEvent } from './event-recorder';
 
 /**
@@ -15,6 +16,14 @@ export function eventFrame(event: RecordedEvent): string {
  */
 export function eventFrameBytes(event: RecordedEvent): Buffer {
   return Buffer.from(eventFrame(event), 'utf8');
+}
+
+/**
+ * The `stream.gap` frame: events were missed. No `id:` line, so a client keeps the id it had
+ * (and a later reconnect still names the last event it really received).
+ */
+export function gapFrameBytes(gap: EventStreamGap): Buffer {
+  return Buffer.from(`event: ${gap.type}\ndata: ${JSON.stringify(gap)}\n\n`, 'utf8');
 }
 
 /** The keep-alive comment, sent every `SSE_HEARTBEAT_MS`. */

@@ -25,12 +25,26 @@ export function eventsRoutes(services: Services): RouterImplementation<typeof co
     }
     headers['x-request-id'] = request.id;
     headers['x-correlation-id'] = request.correlationId;
+    const customerId = customerOf(request).id;
+    const lastEventId = request.headers['last-event-id'];
+    const resumeFrom =
+      typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined;
     reply.hijack();
-    services.eventStreams.open(reply.raw, {
-      customerId: customerOf(request).id,
+    const stream = services.eventStreams.open(reply.raw, {
+      customerId,
       filter: query.data.events,
       headers,
+      hold: resumeFrom !== undefined,
     });
+    if (resumeFrom !== undefined) {
+      try {
+        stream.resume(await services.streamReplay.after(customerId, resumeFrom));
+      } catch (error) {
+        // The replay could not be read: the client reconnects and asks again.
+        request.log.error({ err: error }, 'event stream replay failed');
+        reply.raw.destroy();
+      }
+    }
   };
   return {
     stream: {

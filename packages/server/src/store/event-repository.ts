@@ -26,4 +26,13 @@ export interface EventRepository {
   insert(event: EventRecord): Promise<void>;
   /** The customer's event with this id. */
   findById(customerId: string, id: string): Promise<EventRecord | undefined>;
+  /**
+   * The customer's events recorded after `after` (by time, then id), oldest first, at most
+   * `limit`, without the webhook tests (they go to one webhook only): the replay of a stream.
+   */
+  listAfter(
+    customerId: string,
+    after: { createdAt: Date; id: string },
+    limit: number,
+  ): Promise<EventRecord[]>;
 }

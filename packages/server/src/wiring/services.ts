@@ -17,6 +17,7 @@ import type { HostResolver } from '../egress/safe-dispatcher';
 import { InProcessEventBus } from '../events/event-bus';
 import { EventService } from '../events/event-service';
 import { EventStreamHub } from '../events/event-stream-hub';
+import { StreamReplay } from '../events/stream-replay';
 import { MediaEngine } from '../media/media-engine';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Store } from '../store/store';
@@ -43,6 +44,8 @@ export interface Services {
   events: EventService;
   /** The live event streams of `GET /v1/events`. */
   eventStreams: EventStreamHub;
+  /** What a stream reconnecting with `Last-Event-ID` gets first. */
+  streamReplay: StreamReplay;
   /** Webhook registrations and their delivery log. */
   webhooks: WebhookService;
   /** The durable webhook delivery worker (started by the app, never by the CLI). */
@@ -167,6 +170,7 @@ export function createServices(
     health: new HealthService(store, clock, { media: mediaEngine }),
     events,
     eventStreams,
+    streamReplay: new StreamReplay(store.events, clock, config.sseReplayWindowMs),
     webhooks: new WebhookService(store, clock, events, webhookDispatcher, {
       allowPrivateUrls: config.webhookAllowPrivateUrls,
       // Longer than any attempt, so the dispatcher never races the synchronous test.

@@ -305,3 +305,68 @@ describe('GET /v1/events', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('GET /v1/events with Last-Event-ID', () => {
+  it('replays what was recorded after that event, then goes on live, each event once', async () => {
+    const testApp = await buildWebhookApp();
+    const origin = await loopbackOrigin(testApp.app);
+    const key = await keyOf(testApp);
+    const first = await openStream(origin, key);
+    const seen = await record(testApp, 'message.sent');
+    await waitFor(() => first.events.length === 1);
+    first.close();
+    // Recorded while nobody was connected (one of another customer's too).
+    const other = await createCustomerWithKey(testApp.app, 'Other');
+    const missedA = await record(testApp, 'message.delivered');
+    await record(testApp, 'message.sent', other.customer.id);
+    const missedB = await record(testApp, 'message.inbound');
+
+    const resumed = await openStream(origin, key, '', { 'last-event-id': seen.id });
+    await waitFor(() => resumed.events.length === 2);
+    const live = await record(testApp, 'message.sent');
+    await waitFor(() => resumed.events.length === 3);
+    await settle();
+    expect(resumed.events.map((event) => event.id)).toEqual([missedA.id, missedB.id, live.id]);
+    expect(resumed.events[0]?.data).toBe(missedA.payload);
+
+    // The filter applies to the replay too.
+    const filtered = await openStream(origin, key, '?events=message.inbound', {
+      'last-event-id': seen.id,
+    });
+    await waitFor(() => filtered.events.length === 1);
+    await settle();
+    expect(filtered.events.map((event) => event.id)).toEqual([missedB.id]);
+  });
+
+  it('sends a stream.gap frame for an id it cannot resume from, then the live events', async () => {
+    const testApp = await buildWebhookApp({ env: { SSE_REPLAY_WINDOW_MS: '60000' } });
+    const origin = await loopbackOrigin(testApp.app);
+    const key = await keyOf(testApp);
+    const old = await record(testApp, 'message.sent');
+    testApp.clock.advance(61_000);
+
+    const expired = await openStream(origin, key, '', { 'last-event-id': old.id });
+    await waitFor(() => expired.events.length === 1);
+    expect(expired.events[0]).toMatchObject({ event: 'stream.gap', id: undefined });
+    expect(JSON.parse(expired.events[0]?.data ?? '{}')).toEqual({
+      type: 'stream.gap',
+      lastEventId: old.id,
+      reason: 'outside_window',
+      replayWindowSeconds: 60,
+    });
+    const live = await record(testApp, 'message.sent');
+    await waitFor(() => expired.events.length === 2);
+    expect(expired.events[1]?.id).toBe(live.id);
+
+    const unknown = await openStream(origin, key, '', {
+      'last-event-id': 'evt_00000000-0000-7000-8000-000000000000',
+    });
+    await waitFor(() => unknown.events.length === 1);
+    expect(JSON.parse(unknown.events[0]?.data ?? '{}')).toMatchObject({ reason: 'unknown_event' });
+
+    // Without the header nothing is replayed, as before.
+    const plain = await openStream(origin, key);
+    await settle();
+    expect(plain.events).toEqual([]);
+  });
+});

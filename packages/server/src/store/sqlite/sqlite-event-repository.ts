@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
 import type { EventRecord, EventRepository } from '../event-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
@@ -22,6 +22,31 @@ export class SqliteEventRepository implements EventRepository {
         .from(events)
         .where(and(eq(events.customerId, customerId), eq(events.id, id)))
         .get(),
+    );
+  }
+
+  listAfter(
+    customerId: string,
+    after: { createdAt: Date; id: string },
+    limit: number,
+  ): Promise<EventRecord[]> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(events)
+        .where(
+          and(
+            eq(events.customerId, customerId),
+            or(
+              gt(events.createdAt, after.createdAt),
+              and(eq(events.createdAt, after.createdAt), gt(events.id, after.id)),
+            ),
+            ne(events.type, 'webhook.test'),
+          ),
+        )
+        .orderBy(asc(events.createdAt), asc(events.id))
+        .limit(limit)
+        .all(),
     );
   }
 }
