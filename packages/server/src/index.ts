@@ -1,4 +1,5 @@
 export { type BuildAppOverrides, buildApp } from './app';
+export { runCli } from './cli/run-cli';
 export { type Clock, ManualClock, systemClock } from './clock';
 export {
   CONFIG_VARIABLES,

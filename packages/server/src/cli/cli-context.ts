@@ -15,6 +15,8 @@ export interface CliEnvironment extends CliStreams {
   clock?: Clock;
   /** `--create-database`: a missing SQLite file may be created (set from the global option). */
   createDatabase?: boolean;
+  /** Ends long-running commands (`listen`); default: SIGINT or SIGTERM. */
+  signal?: AbortSignal;
 }
 
 /** What an operator command works with: the configuration and the services over an open store. */

@@ -8,8 +8,10 @@ import { serverVersion } from '../version';
 import { addAdminCommands } from './admin-commands';
 import { type CliEnvironment, withStore } from './cli-context';
 import { CliRefusalError } from './cli-refusal-error';
+import { addListenCommand } from './listen-command';
 import { addQuickstartCommand } from './quickstart-command';
 import { addSecretsCommands } from './secrets-commands';
+import { addWhatsAppCommands } from './whatsapp-pair-command';
 
 function buildProgram(environment: CliEnvironment): Command {
   const program = new Command('switchboard')
@@ -50,6 +52,8 @@ function buildProgram(environment: CliEnvironment): Command {
       environment.stdout.write(`Database ready: ${path}\n`);
     });
   addQuickstartCommand(program, environment);
+  addListenCommand(program, environment);
+  addWhatsAppCommands(program, environment);
   addAdminCommands(program, environment);
   addSecretsCommands(program, environment);
   return program;
