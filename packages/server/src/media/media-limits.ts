@@ -45,6 +45,11 @@ export function mediaKindOf(mimeType: string): MediaKind {
   return 'document';
 }
 
+/** How limits name a kind: `image files`, `video files`, `audio files`, `files`. */
+export function kindLabel(kind: MediaKind): string {
+  return kind === 'document' ? 'files' : `${kind} files`;
+}
+
 /** The largest file of `kind` that `channel` takes. */
 export function maxBytesFor(channel: Channel, kind: MediaKind, limits: ChannelMediaLimits): number {
   if (channel === 'whatsapp') return WHATSAPP_MAX_BYTES[kind];

@@ -1,6 +1,7 @@
 import {
   channelMediaLimits,
   formatBytes,
+  kindLabel,
   maxBytesFor,
   mediaKindOf,
 } from '../../media/media-limits';
@@ -43,7 +44,7 @@ export class MediaLimitCheck {
         max: maxBytesFor(channel, kind, of),
       }));
       if (allowed.some(({ max }) => size <= max)) continue;
-      const what = kind === 'document' ? 'files' : `${kind} files`;
+      const what = kindLabel(kind);
       throw new DomainError(
         'ATTACHMENT_TOO_LARGE',
         `attachments[${attachment.position}] (${attachment.mimeType}, ${formatBytes(size)}) is larger than ${allowed

@@ -7,6 +7,7 @@ import type { MediaEngine } from '../../media/media-engine';
 import {
   type ChannelMediaLimits,
   formatBytes,
+  kindLabel,
   largestFor,
   maxBytesFor,
   mediaKindOf,
@@ -246,7 +247,7 @@ export class OutboundMedia {
     if (bytes.byteLength > max) {
       throw new MediaRefusal(
         'ATTACHMENT_TOO_LARGE',
-        `${field} (${mimeType}, ${formatBytes(bytes.byteLength)}) is larger than the ${formatBytes(max)} limit of ${kind === 'document' ? 'files' : `${kind} files`} on ${channel}`,
+        `${field} (${mimeType}, ${formatBytes(bytes.byteLength)}) is larger than the ${formatBytes(max)} limit of ${kindLabel(kind)} on ${channel}`,
       );
     }
     const original: PreparedFile = {
@@ -346,7 +347,7 @@ export class OutboundMedia {
     try {
       return await converter.probe(bytes);
     } catch (error) {
-      throw this.#conversionRefusal(error, field);
+      throw asRefusal(error, field);
     }
   }
 
@@ -371,7 +372,7 @@ export class OutboundMedia {
     try {
       return await running;
     } catch (error) {
-      throw this.#conversionRefusal(error, field);
+      throw asRefusal(error, field);
     }
   }
 
@@ -404,11 +405,11 @@ export class OutboundMedia {
     }
     return rendition;
   }
+}
 
-  #conversionRefusal(error: unknown, field: string): MediaRefusal {
-    if (error instanceof MediaConversionError) {
-      return new MediaRefusal('MEDIA_CONVERSION_FAILED', `${field}: ${error.message}`);
-    }
-    throw error;
-  }
+/** A conversion's failure as the refusal of the attachment `field`; any other error as it is. */
+function asRefusal(error: unknown, field: string): unknown {
+  return error instanceof MediaConversionError
+    ? new MediaRefusal('MEDIA_CONVERSION_FAILED', `${field}: ${error.message}`)
+    : error;
 }
