@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** A server could not start; the message is one line that says what to do. */
 export class StartupError extends Error {
@@ -34,6 +35,8 @@ function alive(pid: number): boolean {
  */
 export function claimServerLock(databasePath: string): ServerLock {
   const path = `${databasePath}.lock`;
+  // A first start (`./data` not there yet): the lock comes before the database creates its folder.
+  mkdirSync(dirname(databasePath), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const fd = openSync(path, 'wx', 0o600);

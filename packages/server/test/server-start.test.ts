@@ -41,6 +41,16 @@ describe('starting the server', () => {
     expect(existsSync(`${databasePath}.lock`)).toBe(false);
   });
 
+  it('starts on a first run, creating the folder of its database', async () => {
+    const databasePath = join(tempDir(), 'data', 'switchboard.db');
+    const server = spawnEntry('src/main.ts', [], env(databasePath));
+    const done = completion(server);
+    await listeningPort(server);
+    expect(existsSync(databasePath)).toBe(true);
+    server.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
+
   it('says which port is in use and what to do, in one line, having started nothing', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
