@@ -1,4 +1,3 @@
-import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { EVENT_EXAMPLES } from './event-examples';
 import {
@@ -7,7 +6,7 @@ import {
   type EventType,
   WEBHOOK_EVENT_TYPES,
 } from './event-types';
-import { component, doc } from './openapi-meta';
+import { component, doc, extendApi } from './openapi-meta';
 import {
   ChatEventData,
   ChatParticipantEventData,

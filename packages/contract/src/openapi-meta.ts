@@ -1,5 +1,19 @@
-import { extendApi } from '@anatine/zod-openapi';
 import type { z } from 'zod';
+
+/** OpenAPI fields (a Schema Object's) attached to a schema for the generator. */
+export type OpenApiAnnotations = Readonly<Record<string, unknown>>;
+
+/**
+ * Attaches OpenAPI fields to a schema, in the `metaOpenApi` property that @anatine/zod-openapi's
+ * generator reads (what its own `extendApi` writes). Setting the property here keeps that
+ * generator, and its dependencies, out of the contract's run time: it is used at build time only.
+ * @example const Kind = extendApi(z.enum(['a', 'b']).nullable(), { enum: ['a', 'b', null] });
+ */
+export function extendApi<T extends z.ZodTypeAny>(schema: T, annotations: OpenApiAnnotations): T {
+  const annotated = schema as T & { metaOpenApi?: OpenApiAnnotations };
+  annotated.metaOpenApi = { ...annotated.metaOpenApi, ...annotations };
+  return schema;
+}
 
 /** OpenAPI annotations that can be attached to a schema. */
 export interface SchemaDocs {
@@ -14,7 +28,7 @@ export interface SchemaDocs {
  * @example const Id = doc(z.string(), { description: 'Message id', example: 'msg_…' });
  */
 export function doc<T extends z.ZodTypeAny>(schema: T, docs: SchemaDocs): T {
-  return extendApi(schema, docs as Parameters<typeof extendApi>[1]);
+  return extendApi(schema, { ...docs });
 }
 
 /** Component names registered with {@link component}, in registration order. */
@@ -30,5 +44,5 @@ export function component<T extends z.ZodTypeAny>(
   docs: SchemaDocs = {},
 ): T {
   COMPONENT_NAMES.add(name);
-  return extendApi(schema, { ...docs, title: name } as Parameters<typeof extendApi>[1]);
+  return extendApi(schema, { ...docs, title: name });
 }

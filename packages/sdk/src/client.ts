@@ -1,7 +1,8 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from './core/api-promise';
 import { type RequestOptions, Transport } from './core/request';
 import { DEFAULT_RETRY_POLICY, type Sleep, sleep } from './core/retry';
+import type { Operations } from './generated/api-types';
+import { routeTable } from './generated/route-table';
 import { readEnv } from './internal/env';
 import { callRoute } from './internal/route-call';
 import type { RouteData } from './internal/route-types';
@@ -40,7 +41,7 @@ export interface ClientOptions {
 }
 
 /** The health report of `GET /health` (not wrapped in the envelope). */
-export type HealthResponse = RouteData<typeof contract.health.get>;
+export type HealthResponse = RouteData<Operations['health']['get']>;
 
 /**
  * The Switchboard API client: one namespace per resource, typed from the API contract.
@@ -114,6 +115,6 @@ export class Switchboard {
 
   /** The service's health (`GET /health`); needs no API key and is not rate limited. */
   health(options?: RequestOptions): APIPromise<HealthResponse> {
-    return callRoute(this.#transport, contract.health.get, { envelope: false }, options);
+    return callRoute(this.#transport, routeTable.health.get, { envelope: false }, options);
   }
 }

@@ -1,10 +1,3 @@
-export type {
-  ErrorCode,
-  EventType,
-  SwitchboardEvent,
-  SwitchboardEventOf,
-  WebhookEvent,
-} from '@switchboard/contract';
 export {
   type ClientOptions,
   DEFAULT_BASE_URL,
@@ -31,6 +24,9 @@ export {
 export { type FetchPage, Page, type PageInit, PagePromise } from './core/pagination';
 export type { APIResponse, RequestOptions } from './core/request';
 export { DEFAULT_MAX_RETRIES, type Sleep } from './core/retry';
+export type { SwitchboardEventOf } from './event-of';
+// The contract's named types (Message, Chat, every event, ErrorCode…) and `Operations`.
+export type * from './generated/api-types';
 export type { AttachmentLocator } from './internal/attachment-url';
 export type {
   AttachmentDownload,

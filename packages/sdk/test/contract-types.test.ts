@@ -1,4 +1,8 @@
 import type {
+  Contract,
+  ErrorCode as ContractErrorCode,
+  EventStreamGap as ContractEventStreamGap,
+  SwitchboardEvent as ContractSwitchboardEvent,
   Message,
   SandboxInboundMessageRequest,
   SandboxInboundMessageResult,
@@ -6,9 +10,13 @@ import type {
   SwitchboardEventOf,
   WhatsAppSession,
 } from '@switchboard/contract';
+import type { AppRoute, ClientInferRequest, ClientInferResponseBody } from '@ts-rest/core';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { Operations } from '../src/generated/api-types';
 import type {
   AttachmentDownload,
+  ErrorCode,
+  EventStreamGap,
   MessageListItem,
   MessageResponse,
   MessageSendParams,
@@ -16,12 +24,41 @@ import type {
   SandboxInboundMessageResponse,
   Switchboard,
   SwitchboardError,
+  SwitchboardEvent,
   WebhookEvent,
 } from '../src/index';
 import { verifyWebhook } from '../src/webhooks/index';
 
+// What the ts-rest client infers for every route of a contract router: the reference the
+// generated plain types must equal.
+type Unwrap<Body> = Body extends { success: true; data: infer Data } ? Data : Body;
+type Inferred<Route extends AppRoute> = {
+  body: ClientInferRequest<Route> extends { body: infer Body } ? Body : never;
+  query: ClientInferRequest<Route> extends { query: infer Query } ? Query : never;
+  data: Unwrap<
+    ClientInferResponseBody<Route, Extract<keyof Route['responses'], 200 | 201 | 202 | 204>>
+  >;
+};
+type InferredRouter<Router> = {
+  [Key in keyof Router]: Router[Key] extends AppRoute
+    ? Inferred<Router[Key]>
+    : InferredRouter<Router[Key]>;
+};
+
 // These assertions run under `tsc --noEmit`: they pin the SDK's types to the contract's schemas.
 describe('types derived from the contract', () => {
+  it('generates, for every operation, the body, query and data the contract infers', () => {
+    expectTypeOf<Operations>().toEqualTypeOf<{
+      [Resource in keyof Operations]: InferredRouter<Contract[Resource]>;
+    }>();
+  });
+
+  it('generates the contract’s named types', () => {
+    expectTypeOf<ErrorCode>().toEqualTypeOf<ContractErrorCode>();
+    expectTypeOf<SwitchboardEvent>().toEqualTypeOf<ContractSwitchboardEvent>();
+    expectTypeOf<EventStreamGap>().toEqualTypeOf<ContractEventStreamGap>();
+  });
+
   it('returns the contract’s Message from get and list', () => {
     expectTypeOf<MessageResponse>().toEqualTypeOf<Message>();
     expectTypeOf<MessageListItem>().toEqualTypeOf<Message>();

@@ -86,7 +86,7 @@ describe('verifyWebhook', () => {
     );
     expect(error).toBeInstanceOf(WebhookRawBodyRequiredError);
     expect(error.reason).toBe('raw_body_required');
-    expect(error.message).toContain('pass the raw request body');
+    expect(error.message).toContain('needs the raw request body');
     const missing = await rejection(
       verifyWebhook({ payload: undefined as unknown as string, headers: nodeSign(body), secret }),
     );

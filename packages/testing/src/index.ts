@@ -12,6 +12,7 @@ export {
   startLoopbackReceiver,
 } from './loopback-receiver';
 export { ManualTimerClock } from './manual-timer-clock';
+export { type InstallPackedOptions, installPacked, type PackedProject } from './packed-project';
 export {
   describeProviderConformance,
   type ProviderConformanceIngress,

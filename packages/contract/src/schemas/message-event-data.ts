@@ -1,6 +1,5 @@
-import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc, extendApi } from '../openapi-meta';
 import { WhatsAppParticipant } from './chat';
 import { Channel, MessageId, Uuid } from './common';
 import { eventAddress } from './event-fields';

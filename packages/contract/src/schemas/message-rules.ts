@@ -1,5 +1,5 @@
-import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { extendApi } from '../openapi-meta';
 import {
   addCodedIssue,
   E164_PATTERN,

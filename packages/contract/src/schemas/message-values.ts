@@ -1,6 +1,5 @@
-import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { component } from '../openapi-meta';
+import { component, extendApi } from '../openapi-meta';
 
 import { METADATA_LIMITS } from './message-rules';
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '@switchboard/contract';
-import { isErrorCode } from '@switchboard/contract';
+import type { ErrorCode } from '../generated/api-types';
+import { errorCodes } from '../generated/route-table';
 import { parseRetryAfterSeconds } from './retry';
 
 /** What the SDK knows about a failed HTTP exchange when it builds an error. */
@@ -171,7 +171,10 @@ function readFailureEnvelope(init: ErrorResponseInit): {
       ? body.requestId
       : (init.headers.get('x-request-id') ?? undefined);
   const rawCode = error?.code;
-  const code = isErrorCode(rawCode) ? rawCode : undefined;
+  const code =
+    typeof rawCode === 'string' && errorCodes.includes(rawCode)
+      ? (rawCode as ErrorCode)
+      : undefined;
   if (error && typeof error.message === 'string') {
     return { code, message: error.message, requestId };
   }

@@ -1,5 +1,5 @@
-import type { AttachmentDownloadQuery, AttachmentPathParams } from '@switchboard/contract';
 import { SwitchboardError } from '../core/errors';
+import type { AttachmentDownloadQuery, AttachmentPathParams } from '../generated/api-types';
 
 /** The parts of a pre-signed attachment URL: the attachment id and the signature's query. */
 export type AttachmentLocator = AttachmentPathParams & AttachmentDownloadQuery;

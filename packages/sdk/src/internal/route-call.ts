@@ -1,10 +1,8 @@
-import type { RouteMetadata } from '@switchboard/contract';
-import type { AppRoute } from '@ts-rest/core';
 import { APIPromise } from '../core/api-promise';
 import { SwitchboardError } from '../core/errors';
 import { Page, type PagePromise, paginate } from '../core/pagination';
 import type { QueryValue, RequestOptions, RequestSpec, Transport } from '../core/request';
-import type { RouteData, RouteItem } from './route-types';
+import type { OperationTypes, RouteData, RouteEntry, RouteItem } from './route-types';
 
 /** The parts of a call to one contract route. */
 export interface RouteInput {
@@ -23,9 +21,9 @@ export interface RouteInput {
 }
 
 /** Calls a contract route and resolves with the `data` its contract declares. */
-export function callRoute<Route extends AppRoute>(
+export function callRoute<Route extends OperationTypes>(
   transport: Transport,
-  route: Route,
+  route: RouteEntry<Route>,
   input: RouteInput,
   options: RequestOptions | undefined,
 ): APIPromise<RouteData<Route>> {
@@ -42,9 +40,12 @@ export function callRoute<Route extends AppRoute>(
  * Calls a cursor-paginated route (data `{ [itemsKey]: Item[], pagination }`) and returns the
  * first page, which fetches the next ones with the same query.
  */
-export function listRoute<Route extends AppRoute, Key extends keyof RouteData<Route> & string>(
+export function listRoute<
+  Route extends OperationTypes,
+  Key extends keyof RouteData<Route> & string,
+>(
   transport: Transport,
-  route: Route,
+  route: RouteEntry<Route>,
   itemsKey: Key,
   input: RouteInput,
   options: RequestOptions | undefined,
@@ -83,8 +84,7 @@ type ListData<Item> = Record<string, Item[] | undefined> & {
 };
 
 /** Resolves a route and its input to the request the transport sends. */
-export function routeSpec(route: AppRoute, input: RouteInput): RequestSpec {
-  const metadata = (route.metadata ?? {}) as Partial<RouteMetadata>;
+export function routeSpec(route: RouteEntry, input: RouteInput): RequestSpec {
   return {
     method: route.method,
     path: fillPath(route.path, input.params ?? {}),
@@ -92,7 +92,7 @@ export function routeSpec(route: AppRoute, input: RouteInput): RequestSpec {
     body: input.body,
     idempotent: input.idempotent ?? route.method !== 'POST',
     envelope: input.binary === true ? false : (input.envelope ?? true),
-    auth: metadata.auth !== false,
+    auth: route.auth,
     binary: input.binary,
   };
 }

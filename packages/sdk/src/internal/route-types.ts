@@ -1,24 +1,46 @@
-import type { AppRoute, ClientInferRequest, ClientInferResponseBody } from '@ts-rest/core';
+import type { Operations } from '../generated/api-types';
 
-type SuccessStatus = 200 | 201 | 202 | 204;
+/** The types of one operation: its body, its query and the `data` of its success answer. */
+export interface OperationTypes {
+  body: unknown;
+  query: unknown;
+  data: unknown;
+}
 
-type Unwrap<Body> = Body extends { success: true; data: infer Data } ? Data : Body;
+/**
+ * One operation as the SDK calls it: generated from the contract (`src/generated/route-table.ts`).
+ * `Types` only carries the operation's types to the call helpers; it has no run-time value.
+ */
+export interface RouteEntry<Types extends OperationTypes = OperationTypes> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  /** The status of the success answer. */
+  readonly status: number;
+  /** False for the routes that need no API key. */
+  readonly auth: boolean;
+  readonly types?: Types;
+}
 
-/** The request body a route accepts (its zod input type). */
-export type RouteBody<Route extends AppRoute> =
-  ClientInferRequest<Route> extends { body: infer Body } ? Body : never;
+type TableOf<Node> = {
+  [Key in keyof Node]: Node[Key] extends OperationTypes
+    ? RouteEntry<Node[Key]>
+    : TableOf<Node[Key]>;
+};
 
-/** The query a route accepts (its zod input type, so defaulted fields are optional). */
-export type RouteQuery<Route extends AppRoute> =
-  ClientInferRequest<Route> extends { query: infer Query } ? Query : never;
+/** The generated route table: one {@link RouteEntry} per operation, shaped like {@link Operations}. */
+export type RouteTable = TableOf<Operations>;
+
+/** The request body a route accepts (defaulted fields optional). */
+export type RouteBody<Route extends OperationTypes> = Route['body'];
+
+/** The query a route accepts (defaulted fields optional). */
+export type RouteQuery<Route extends OperationTypes> = Route['query'];
 
 /** The `data` of a route's success envelope (the whole body for unenveloped routes). */
-export type RouteData<Route extends AppRoute> = Unwrap<
-  ClientInferResponseBody<Route, Extract<keyof Route['responses'], SuccessStatus>>
->;
+export type RouteData<Route extends OperationTypes> = Route['data'];
 
 /** The item type of a paginated route whose data holds `Key: Item[]` and `pagination`. */
 export type RouteItem<
-  Route extends AppRoute,
+  Route extends OperationTypes,
   Key extends keyof RouteData<Route>,
 > = RouteData<Route>[Key] extends readonly (infer Item)[] ? Item : never;

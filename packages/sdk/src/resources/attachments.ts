@@ -1,7 +1,7 @@
-import { contract } from '@switchboard/contract';
 import { APIPromise } from '../core/api-promise';
 import type { APIResponse, RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import { routeTable } from '../generated/route-table';
 import { type AttachmentLocator, parseAttachmentUrl } from '../internal/attachment-url';
 import { filenameFromContentDisposition } from '../internal/content-disposition';
 import { routeSpec } from '../internal/route-call';
@@ -41,7 +41,7 @@ export class Attachments extends APIResource {
       Promise.resolve().then(async () => {
         const { id, expires, signature } =
           typeof params === 'string' || params instanceof URL ? parseAttachmentUrl(params) : params;
-        const spec = routeSpec(contract.attachments.download, {
+        const spec = routeSpec(routeTable.attachments.download, {
           params: { id },
           query: { expires, signature },
           binary: true,

@@ -1,20 +1,21 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { PagePromise } from '../core/pagination';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute, listRoute } from '../internal/route-call';
 import type { RouteData, RouteItem, RouteQuery } from '../internal/route-types';
 
-const routes = contract.callbacks;
+const routes = routeTable.callbacks;
 
 /** The signing secret of `callbackUrl` deliveries. */
-export type CallbackSecretResponse = RouteData<typeof contract.callbacks.getSecret>;
+export type CallbackSecretResponse = RouteData<Operations['callbacks']['getSecret']>;
 /** The query of {@link Callbacks.listDeliveries}. */
-export type CallbackListDeliveriesParams = RouteQuery<typeof contract.callbacks.listDeliveries>;
+export type CallbackListDeliveriesParams = RouteQuery<Operations['callbacks']['listDeliveries']>;
 /** One delivery attempt of one event to a message's `callbackUrl`. */
 export type CallbackDeliveryItem = RouteItem<
-  typeof contract.callbacks.listDeliveries,
+  Operations['callbacks']['listDeliveries'],
   'deliveries'
 >;
 

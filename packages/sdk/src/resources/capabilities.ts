@@ -1,12 +1,13 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute } from '../internal/route-call';
 import type { RouteData } from '../internal/route-types';
 
 /** Which channels reach a phone number, and the recommended one. */
-export type CapabilityResponse = RouteData<typeof contract.capabilities.get>;
+export type CapabilityResponse = RouteData<Operations['capabilities']['get']>;
 
 /** Reachability checks for phone numbers. */
 export class Capabilities extends APIResource {
@@ -17,7 +18,7 @@ export class Capabilities extends APIResource {
   get(phoneNumber: string, options?: RequestOptions): APIPromise<CapabilityResponse> {
     return callRoute(
       this._transport,
-      contract.capabilities.get,
+      routeTable.capabilities.get,
       { params: { phoneNumber } },
       options,
     );

@@ -1,24 +1,25 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute } from '../internal/route-call';
 import type { RouteBody, RouteData } from '../internal/route-types';
 
-const routes = contract.chats;
+const routes = routeTable.chats;
 
 /** The body of {@link Chats.createGroup}. */
-export type ChatCreateGroupParams = RouteBody<typeof contract.chats.createGroup>;
+export type ChatCreateGroupParams = RouteBody<Operations['chats']['createGroup']>;
 /** The new group chat. */
-export type ChatCreateGroupResponse = RouteData<typeof contract.chats.createGroup>;
+export type ChatCreateGroupResponse = RouteData<Operations['chats']['createGroup']>;
 /** A chat with its participants. */
-export type ChatResponse = RouteData<typeof contract.chats.get>;
+export type ChatResponse = RouteData<Operations['chats']['get']>;
 /** The body of {@link Chats.rename}. */
-export type ChatRenameParams = RouteBody<typeof contract.chats.rename>;
+export type ChatRenameParams = RouteBody<Operations['chats']['rename']>;
 /** The body of {@link Chats.addParticipant}. */
-export type ChatAddParticipantParams = RouteBody<typeof contract.chats.addParticipant>;
+export type ChatAddParticipantParams = RouteBody<Operations['chats']['addParticipant']>;
 /** The body of {@link Chats.typing}. */
-export type ChatTypingParams = RouteBody<typeof contract.chats.typing>;
+export type ChatTypingParams = RouteBody<Operations['chats']['typing']>;
 
 /**
  * Group chats and per-chat state. `chatId` is the provider chat identifier (such as
@@ -46,7 +47,7 @@ export class Chats extends APIResource {
     chatId: string,
     params: ChatRenameParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.rename>> {
+  ): APIPromise<RouteData<Operations['chats']['rename']>> {
     return callRoute(this._transport, routes.rename, { params: { chatId }, body: params }, options);
   }
 
@@ -55,7 +56,7 @@ export class Chats extends APIResource {
     chatId: string,
     params: ChatAddParticipantParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.addParticipant>> {
+  ): APIPromise<RouteData<Operations['chats']['addParticipant']>> {
     return callRoute(
       this._transport,
       routes.addParticipant,
@@ -69,7 +70,7 @@ export class Chats extends APIResource {
     chatId: string,
     participantId: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.removeParticipant>> {
+  ): APIPromise<RouteData<Operations['chats']['removeParticipant']>> {
     return callRoute(
       this._transport,
       routes.removeParticipant,
@@ -82,7 +83,7 @@ export class Chats extends APIResource {
   leave(
     chatId: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.leave>> {
+  ): APIPromise<RouteData<Operations['chats']['leave']>> {
     return callRoute(
       this._transport,
       routes.leave,
@@ -95,7 +96,7 @@ export class Chats extends APIResource {
   markRead(
     chatId: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.markRead>> {
+  ): APIPromise<RouteData<Operations['chats']['markRead']>> {
     return callRoute(
       this._transport,
       routes.markRead,
@@ -108,7 +109,7 @@ export class Chats extends APIResource {
   markUnread(
     chatId: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.markUnread>> {
+  ): APIPromise<RouteData<Operations['chats']['markUnread']>> {
     return callRoute(
       this._transport,
       routes.markUnread,
@@ -125,7 +126,7 @@ export class Chats extends APIResource {
     chatId: string,
     params: ChatTypingParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.chats.typing>> {
+  ): APIPromise<RouteData<Operations['chats']['typing']>> {
     return callRoute(
       this._transport,
       routes.typing,

@@ -1,11 +1,8 @@
-import {
-  contract,
-  type EventStreamGap,
-  type EventType,
-  type SwitchboardEventOf,
-} from '@switchboard/contract';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { SwitchboardEventOf } from '../event-of';
+import type { EventStreamGap, EventType } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { routeSpec } from '../internal/route-call';
 import { EventStream, type ReconnectOptions } from '../sse/stream';
 
@@ -55,7 +52,7 @@ export class Events extends APIResource {
   ): EventStream<SwitchboardEventOf<Type>> {
     const { events } = params;
     const filter = events === undefined || events === '*' ? undefined : events.join(',');
-    const spec = routeSpec(contract.events.stream, {
+    const spec = routeSpec(routeTable.events.stream, {
       query: { events: filter === '' ? undefined : filter },
     });
     return new EventStream<SwitchboardEventOf<Type>>({

@@ -1,39 +1,40 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { PagePromise } from '../core/pagination';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { generateIdempotencyKey } from '../internal/idempotency-key';
 import { callRoute, listRoute } from '../internal/route-call';
 import type { RouteBody, RouteData, RouteItem, RouteQuery } from '../internal/route-types';
 
-const routes = contract.messages;
+const routes = routeTable.messages;
 
 /** The body of {@link Messages.send}. */
-export type MessageSendParams = RouteBody<typeof contract.messages.send>;
+export type MessageSendParams = RouteBody<Operations['messages']['send']>;
 /**
  * The answer of {@link Messages.send}: the accepted message (202), or, for a repeated
  * `idempotencyKey`, the same answer the first send got (200, header `Idempotent-Replayed: true`).
  */
-export type MessageSendResponse = RouteData<typeof contract.messages.send>;
+export type MessageSendResponse = RouteData<Operations['messages']['send']>;
 /** The query of {@link Messages.list}. */
-export type MessageListParams = RouteQuery<typeof contract.messages.list>;
+export type MessageListParams = RouteQuery<Operations['messages']['list']>;
 /** The query of {@link Messages.listScheduled}. */
-export type MessageListScheduledParams = RouteQuery<typeof contract.messages.listScheduled>;
+export type MessageListScheduledParams = RouteQuery<Operations['messages']['listScheduled']>;
 /** A message as get and list return it. */
-export type MessageResponse = RouteData<typeof contract.messages.get>;
+export type MessageResponse = RouteData<Operations['messages']['get']>;
 /** A message in a list page. */
-export type MessageListItem = RouteItem<typeof contract.messages.list, 'messages'>;
+export type MessageListItem = RouteItem<Operations['messages']['list'], 'messages'>;
 /** The answer of {@link Messages.retry}. */
-export type MessageRetryResponse = RouteData<typeof contract.messages.retry>;
+export type MessageRetryResponse = RouteData<Operations['messages']['retry']>;
 /** The body of {@link Messages.edit}. */
-export type MessageEditParams = RouteBody<typeof contract.messages.edit>;
+export type MessageEditParams = RouteBody<Operations['messages']['edit']>;
 /** The body of {@link Messages.react}. */
-export type MessageReactParams = RouteBody<typeof contract.messages.react>;
+export type MessageReactParams = RouteBody<Operations['messages']['react']>;
 /** The answer of {@link Messages.react}. */
-export type MessageReactResponse = RouteData<typeof contract.messages.react>;
+export type MessageReactResponse = RouteData<Operations['messages']['react']>;
 /** The answer of {@link Messages.delete}. */
-export type MessageDeleteResponse = RouteData<typeof contract.messages.delete>;
+export type MessageDeleteResponse = RouteData<Operations['messages']['delete']>;
 
 /** Sending messages and every operation on one message. */
 export class Messages extends APIResource {
@@ -66,7 +67,7 @@ export class Messages extends APIResource {
   listScheduled(
     params: MessageListScheduledParams = {},
     options?: RequestOptions,
-  ): PagePromise<RouteItem<typeof contract.messages.listScheduled, 'messages'>> {
+  ): PagePromise<RouteItem<Operations['messages']['listScheduled'], 'messages'>> {
     return listRoute(this._transport, routes.listScheduled, 'messages', { query: params }, options);
   }
 
@@ -87,7 +88,7 @@ export class Messages extends APIResource {
   unsend(
     id: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.messages.unsend>> {
+  ): APIPromise<RouteData<Operations['messages']['unsend']>> {
     return callRoute(this._transport, routes.unsend, { params: { id } }, options);
   }
 
@@ -96,7 +97,7 @@ export class Messages extends APIResource {
     id: string,
     params: MessageEditParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.messages.edit>> {
+  ): APIPromise<RouteData<Operations['messages']['edit']>> {
     return callRoute(this._transport, routes.edit, { params: { id }, body: params }, options);
   }
 
@@ -126,7 +127,7 @@ export class Messages extends APIResource {
   cancelSchedule(
     id: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.messages.cancelSchedule>> {
+  ): APIPromise<RouteData<Operations['messages']['cancelSchedule']>> {
     return callRoute(this._transport, routes.cancelSchedule, { params: { id } }, options);
   }
 }

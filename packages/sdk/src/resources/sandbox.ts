@@ -1,58 +1,61 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute } from '../internal/route-call';
 import type { RouteBody, RouteData } from '../internal/route-types';
 
-const routes = contract.sandbox;
+const routes = routeTable.sandbox;
 
 /** The body of {@link Sandbox.inboundMessage}. */
-export type SandboxInboundMessageParams = RouteBody<typeof contract.sandbox.inboundMessage>;
+export type SandboxInboundMessageParams = RouteBody<Operations['sandbox']['inboundMessage']>;
 /** The message a simulated contact sent, as the gateway stored it. */
-export type SandboxInboundMessageResponse = RouteData<typeof contract.sandbox.inboundMessage>;
+export type SandboxInboundMessageResponse = RouteData<Operations['sandbox']['inboundMessage']>;
 /** The body of {@link Sandbox.reaction}. */
-export type SandboxReactionParams = RouteBody<typeof contract.sandbox.reaction>;
+export type SandboxReactionParams = RouteBody<Operations['sandbox']['reaction']>;
 /** What a simulated reaction created. */
-export type SandboxReactionResponse = RouteData<typeof contract.sandbox.reaction>;
+export type SandboxReactionResponse = RouteData<Operations['sandbox']['reaction']>;
 /** The body of {@link Sandbox.typing}. */
-export type SandboxTypingParams = RouteBody<typeof contract.sandbox.typing>;
+export type SandboxTypingParams = RouteBody<Operations['sandbox']['typing']>;
 /** What a simulated typing indicator did. */
-export type SandboxTypingResponse = RouteData<typeof contract.sandbox.typing>;
+export type SandboxTypingResponse = RouteData<Operations['sandbox']['typing']>;
 /** The body of {@link Sandbox.messageStatus}. */
-export type SandboxMessageStatusParams = RouteBody<typeof contract.sandbox.messageStatus>;
+export type SandboxMessageStatusParams = RouteBody<Operations['sandbox']['messageStatus']>;
 /** What a simulated status report did. */
-export type SandboxMessageStatusResponse = RouteData<typeof contract.sandbox.messageStatus>;
+export type SandboxMessageStatusResponse = RouteData<Operations['sandbox']['messageStatus']>;
 /** The body of {@link Sandbox.audioKept}. */
-export type SandboxAudioKeptParams = RouteBody<typeof contract.sandbox.audioKept>;
+export type SandboxAudioKeptParams = RouteBody<Operations['sandbox']['audioKept']>;
 /** What a simulated kept voice note created. */
-export type SandboxAudioKeptResponse = RouteData<typeof contract.sandbox.audioKept>;
+export type SandboxAudioKeptResponse = RouteData<Operations['sandbox']['audioKept']>;
 /** The body of {@link Sandbox.chatEvent}. */
-export type SandboxChatEventParams = RouteBody<typeof contract.sandbox.chatEvent>;
+export type SandboxChatEventParams = RouteBody<Operations['sandbox']['chatEvent']>;
 /** What a simulated group change created. */
-export type SandboxChatEventResponse = RouteData<typeof contract.sandbox.chatEvent>;
+export type SandboxChatEventResponse = RouteData<Operations['sandbox']['chatEvent']>;
 /** The body of {@link Sandbox.faceTimeCall}. */
-export type SandboxFaceTimeCallParams = RouteBody<typeof contract.sandbox.faceTimeCall>;
+export type SandboxFaceTimeCallParams = RouteBody<Operations['sandbox']['faceTimeCall']>;
 /** The body of {@link Sandbox.faceTimeStatus}. */
-export type SandboxFaceTimeStatusParams = RouteBody<typeof contract.sandbox.faceTimeStatus>;
+export type SandboxFaceTimeStatusParams = RouteBody<Operations['sandbox']['faceTimeStatus']>;
 /** A simulated FaceTime call and its state. */
-export type SandboxFaceTimeCallResponse = RouteData<typeof contract.sandbox.faceTimeCall>;
+export type SandboxFaceTimeCallResponse = RouteData<Operations['sandbox']['faceTimeCall']>;
 /** The body of {@link Sandbox.whatsappEnterPairingCode}. */
 export type SandboxEnterPairingCodeParams = RouteBody<
-  typeof contract.sandbox.whatsappEnterPairingCode
+  Operations['sandbox']['whatsappEnterPairingCode']
 >;
 /** The optional body of {@link Sandbox.whatsappDropConnection}. */
-export type SandboxDropConnectionParams = RouteBody<typeof contract.sandbox.whatsappDropConnection>;
+export type SandboxDropConnectionParams = RouteBody<
+  Operations['sandbox']['whatsappDropConnection']
+>;
 /** A number's WhatsApp session after a simulated phone action. */
-export type SandboxWhatsAppSessionResponse = RouteData<typeof contract.sandbox.whatsappScanQr>;
+export type SandboxWhatsAppSessionResponse = RouteData<Operations['sandbox']['whatsappScanQr']>;
 /** The body of {@link Sandbox.whatsappResolveLid}. */
-export type SandboxResolveLidParams = RouteBody<typeof contract.sandbox.whatsappResolveLid>;
+export type SandboxResolveLidParams = RouteBody<Operations['sandbox']['whatsappResolveLid']>;
 /** What a simulated `@lid` resolution changed. */
-export type SandboxResolveLidResponse = RouteData<typeof contract.sandbox.whatsappResolveLid>;
+export type SandboxResolveLidResponse = RouteData<Operations['sandbox']['whatsappResolveLid']>;
 /** The body of {@link Sandbox.setInstanceHealth}. */
-export type SandboxInstanceHealthParams = RouteBody<typeof contract.sandbox.setInstanceHealth>;
+export type SandboxInstanceHealthParams = RouteBody<Operations['sandbox']['setInstanceHealth']>;
 /** The health the simulator instance now reports. */
-export type SandboxInstanceHealthResponse = RouteData<typeof contract.sandbox.setInstanceHealth>;
+export type SandboxInstanceHealthResponse = RouteData<Operations['sandbox']['setInstanceHealth']>;
 
 /**
  * Test helpers that make the simulated world act: contacts writing, reacting, typing and calling,

@@ -1,34 +1,35 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { PagePromise } from '../core/pagination';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute, listRoute } from '../internal/route-call';
 import type { RouteBody, RouteData, RouteItem, RouteQuery } from '../internal/route-types';
 
-const routes = contract.webhooks;
-const legacyRoutes = contract.webhooks.legacy;
+const routes = routeTable.webhooks;
+const legacyRoutes = routeTable.webhooks.legacy;
 
 /** The body of {@link Webhooks.create}. */
-export type WebhookCreateParams = RouteBody<typeof contract.webhooks.create>;
+export type WebhookCreateParams = RouteBody<Operations['webhooks']['create']>;
 /** A new webhook; `secret` is present only when Switchboard generated it. */
-export type WebhookCreateResponse = RouteData<typeof contract.webhooks.create>;
+export type WebhookCreateResponse = RouteData<Operations['webhooks']['create']>;
 /** A webhook registration, never with its secret. */
-export type WebhookResponse = RouteData<typeof contract.webhooks.get>;
+export type WebhookResponse = RouteData<Operations['webhooks']['get']>;
 /** The body of {@link Webhooks.update}: any of the fields, at least one. */
-export type WebhookUpdateParams = RouteBody<typeof contract.webhooks.update>;
+export type WebhookUpdateParams = RouteBody<Operations['webhooks']['update']>;
 /** The answer of {@link Webhooks.delete}. */
-export type WebhookDeleteResponse = RouteData<typeof contract.webhooks.delete>;
+export type WebhookDeleteResponse = RouteData<Operations['webhooks']['delete']>;
 /** The outcome of a test delivery. */
-export type WebhookTestResponse = RouteData<typeof contract.webhooks.test>;
+export type WebhookTestResponse = RouteData<Operations['webhooks']['test']>;
 /** A webhook with its new signing secret, shown once. */
-export type WebhookRotateSecretResponse = RouteData<typeof contract.webhooks.rotateSecret>;
+export type WebhookRotateSecretResponse = RouteData<Operations['webhooks']['rotateSecret']>;
 /** The query of {@link Webhooks.listDeliveries}. */
-export type WebhookListDeliveriesParams = RouteQuery<typeof contract.webhooks.listDeliveries>;
+export type WebhookListDeliveriesParams = RouteQuery<Operations['webhooks']['listDeliveries']>;
 /** One delivery attempt of one event to one webhook. */
-export type WebhookDeliveryItem = RouteItem<typeof contract.webhooks.listDeliveries, 'deliveries'>;
+export type WebhookDeliveryItem = RouteItem<Operations['webhooks']['listDeliveries'], 'deliveries'>;
 /** The delivery attempt queued by {@link Webhooks.redeliver}. */
-export type WebhookRedeliverResponse = RouteData<typeof contract.webhooks.redeliver>;
+export type WebhookRedeliverResponse = RouteData<Operations['webhooks']['redeliver']>;
 
 /**
  * The deprecated single-webhook endpoints, which act on the oldest active webhook.
@@ -39,7 +40,7 @@ export class LegacyWebhooks extends APIResource {
    * The oldest active webhook, or null.
    * @deprecated Use `client.webhooks.list()`.
    */
-  get(options?: RequestOptions): APIPromise<RouteData<typeof contract.webhooks.legacy.get>> {
+  get(options?: RequestOptions): APIPromise<RouteData<Operations['webhooks']['legacy']['get']>> {
     return callRoute(this._transport, legacyRoutes.get, {}, options);
   }
 
@@ -48,9 +49,9 @@ export class LegacyWebhooks extends APIResource {
    * @deprecated Use `client.webhooks.create()`.
    */
   put(
-    params: RouteBody<typeof contract.webhooks.legacy.put>,
+    params: RouteBody<Operations['webhooks']['legacy']['put']>,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.webhooks.legacy.put>> {
+  ): APIPromise<RouteData<Operations['webhooks']['legacy']['put']>> {
     return callRoute(this._transport, legacyRoutes.put, { body: params }, options);
   }
 
@@ -58,7 +59,9 @@ export class LegacyWebhooks extends APIResource {
    * Deactivates every active webhook.
    * @deprecated Use `client.webhooks.delete(id)`.
    */
-  delete(options?: RequestOptions): APIPromise<RouteData<typeof contract.webhooks.legacy.delete>> {
+  delete(
+    options?: RequestOptions,
+  ): APIPromise<RouteData<Operations['webhooks']['legacy']['delete']>> {
     return callRoute(this._transport, legacyRoutes.delete, {}, options);
   }
 
@@ -66,7 +69,7 @@ export class LegacyWebhooks extends APIResource {
    * Sends a `webhook.test` event to the oldest active webhook.
    * @deprecated Use `client.webhooks.test(id)`.
    */
-  test(options?: RequestOptions): APIPromise<RouteData<typeof contract.webhooks.legacy.test>> {
+  test(options?: RequestOptions): APIPromise<RouteData<Operations['webhooks']['legacy']['test']>> {
     return callRoute(this._transport, legacyRoutes.test, {}, options);
   }
 
@@ -76,7 +79,7 @@ export class LegacyWebhooks extends APIResource {
    */
   rotateSecret(
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.webhooks.legacy.rotateSecret>> {
+  ): APIPromise<RouteData<Operations['webhooks']['legacy']['rotateSecret']>> {
     return callRoute(this._transport, legacyRoutes.rotateSecret, {}, options);
   }
 }
@@ -98,7 +101,7 @@ export class Webhooks extends APIResource {
   }
 
   /** Every webhook of the account, without secrets. */
-  list(options?: RequestOptions): APIPromise<RouteData<typeof contract.webhooks.list>> {
+  list(options?: RequestOptions): APIPromise<RouteData<Operations['webhooks']['list']>> {
     return callRoute(this._transport, routes.list, {}, options);
   }
 
@@ -112,7 +115,7 @@ export class Webhooks extends APIResource {
     id: string,
     params: WebhookUpdateParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.webhooks.update>> {
+  ): APIPromise<RouteData<Operations['webhooks']['update']>> {
     return callRoute(this._transport, routes.update, { params: { id }, body: params }, options);
   }
 

@@ -1,22 +1,23 @@
-import { contract } from '@switchboard/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../core/request';
 import { APIResource } from '../core/resource';
+import type { Operations } from '../generated/api-types';
+import { routeTable } from '../generated/route-table';
 import { callRoute } from '../internal/route-call';
 import type { RouteBody, RouteData, RouteQuery } from '../internal/route-types';
 
-const routes = contract.whatsapp;
+const routes = routeTable.whatsapp;
 
 /** Every owned number with its WhatsApp session. */
-export type WhatsAppListResponse = RouteData<typeof contract.whatsapp.list>;
+export type WhatsAppListResponse = RouteData<Operations['whatsapp']['list']>;
 /** A number's WhatsApp session. */
-export type WhatsAppSessionResponse = RouteData<typeof contract.whatsapp.enable>;
+export type WhatsAppSessionResponse = RouteData<Operations['whatsapp']['enable']>;
 /** The state of a number's session. */
-export type WhatsAppStatusResponse = RouteData<typeof contract.whatsapp.status>;
+export type WhatsAppStatusResponse = RouteData<Operations['whatsapp']['status']>;
 /** The optional body of {@link WhatsApp.pairingCode}. */
-export type WhatsAppPairingCodeParams = RouteBody<typeof contract.whatsapp.pairingCode>;
+export type WhatsAppPairingCodeParams = RouteBody<Operations['whatsapp']['pairingCode']>;
 /** The query of {@link WhatsApp.check}. */
-export type WhatsAppCheckParams = RouteQuery<typeof contract.whatsapp.check>;
+export type WhatsAppCheckParams = RouteQuery<Operations['whatsapp']['check']>;
 
 /**
  * WhatsApp sessions of the account's numbers: pairing, state and lookups. `phoneNumber` is an
@@ -47,7 +48,7 @@ export class WhatsApp extends APIResource {
   qr(
     phoneNumber: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.whatsapp.qr>> {
+  ): APIPromise<RouteData<Operations['whatsapp']['qr']>> {
     return callRoute(this._transport, routes.qr, { params: { phoneNumber } }, options);
   }
 
@@ -56,7 +57,7 @@ export class WhatsApp extends APIResource {
     phoneNumber: string,
     params?: WhatsAppPairingCodeParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.whatsapp.pairingCode>> {
+  ): APIPromise<RouteData<Operations['whatsapp']['pairingCode']>> {
     return callRoute(
       this._transport,
       routes.pairingCode,
@@ -79,7 +80,7 @@ export class WhatsApp extends APIResource {
   delete(
     phoneNumber: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.whatsapp.delete>> {
+  ): APIPromise<RouteData<Operations['whatsapp']['delete']>> {
     return callRoute(this._transport, routes.delete, { params: { phoneNumber } }, options);
   }
 
@@ -91,7 +92,7 @@ export class WhatsApp extends APIResource {
     phoneNumber: string,
     params: WhatsAppCheckParams,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.whatsapp.check>> {
+  ): APIPromise<RouteData<Operations['whatsapp']['check']>> {
     return callRoute(
       this._transport,
       routes.check,
@@ -104,7 +105,7 @@ export class WhatsApp extends APIResource {
   signupCodes(
     phoneNumber: string,
     options?: RequestOptions,
-  ): APIPromise<RouteData<typeof contract.whatsapp.signupCodes>> {
+  ): APIPromise<RouteData<Operations['whatsapp']['signupCodes']>> {
     return callRoute(this._transport, routes.signupCodes, { params: { phoneNumber } }, options);
   }
 }

@@ -1,4 +1,3 @@
-import type { EventStreamGap } from '@switchboard/contract';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { APIConnectionError, APIUserAbortError, SwitchboardError } from '../core/errors';
 import type { RequestSpec, Transport } from '../core/request';
@@ -9,6 +8,7 @@ import {
   retryDelay,
   type Sleep,
 } from '../core/retry';
+import type { EventStreamGap } from '../generated/api-types';
 
 /** How an {@link EventStream} reconnects after a dropped connection. Durations in milliseconds. */
 export interface ReconnectOptions {

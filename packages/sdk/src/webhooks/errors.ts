@@ -29,10 +29,7 @@ export class WebhookRawBodyRequiredError extends WebhookVerificationError {
   constructor(received: string) {
     super(
       'raw_body_required',
-      `verifyWebhook needs the raw request body as a string, Buffer or Uint8Array, but received ${received}. ` +
-        'The signature covers the exact bytes that were sent, so pass the raw request body, not parsed JSON ' +
-        '(Express: express.raw({ type: "application/json" }); Fastify: a raw-body content-type parser; ' +
-        'fetch-style handlers: await request.text()).',
+      `verifyWebhook needs the raw request body (a string, Buffer or Uint8Array), not parsed JSON: the signature covers the exact bytes sent. Received ${received}.`,
     );
   }
 }
@@ -45,8 +42,7 @@ export class WebhookMissingHeaderError extends WebhookVerificationError {
   constructor(headers: readonly string[]) {
     super(
       'missing_header',
-      `Missing webhook header${headers.length > 1 ? 's' : ''} ${headers.join(' and ')}. ` +
-        'Pass the request headers unchanged (a Headers object or the plain header record of your framework).',
+      `Missing webhook header ${headers.join(' and ')}: pass the request headers unchanged.`,
     );
     this.headers = headers;
   }
@@ -77,8 +73,7 @@ export class WebhookTimestampTooOldError extends WebhookVerificationError {
   constructor(ageSeconds: number, toleranceSeconds: number) {
     super(
       'timestamp_too_old',
-      `Webhook timestamp is ${ageSeconds} s old, more than the ${toleranceSeconds} s tolerance: ` +
-        'the delivery may be a replay, or this server’s clock is behind.',
+      `Webhook timestamp is ${ageSeconds} s old (tolerance ${toleranceSeconds} s): a replay, or this clock is behind.`,
     );
   }
 }
@@ -88,9 +83,7 @@ export class WebhookTimestampInFutureError extends WebhookVerificationError {
   constructor(aheadSeconds: number, toleranceSeconds: number) {
     super(
       'timestamp_in_future',
-      `Webhook timestamp is ${aheadSeconds} s in the future, more than the ${toleranceSeconds} s tolerance: ` +
-        'check this server’s clock' +
-        (aheadSeconds > 1e9 ? ', and that the timestamp is in seconds, not milliseconds.' : '.'),
+      `Webhook timestamp is ${aheadSeconds} s in the future (tolerance ${toleranceSeconds} s): check this clock${aheadSeconds > 1e9 ? ' and that it is in seconds' : ''}.`,
     );
   }
 }
@@ -100,8 +93,7 @@ export class WebhookSignatureMismatchError extends WebhookVerificationError {
   constructor() {
     super(
       'signature_mismatch',
-      'Webhook signature does not match: check that you use this webhook’s current secret ' +
-        '(a rotation invalidates the old one at once) and that the body is passed exactly as received.',
+      'Webhook signature does not match: use the current secret and the body exactly as received.',
     );
   }
 }

@@ -15,9 +15,7 @@ export async function hmacSha256(
 ): Promise<Uint8Array> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) {
-    throw new Error(
-      'Webhook signatures need WebCrypto (globalThis.crypto.subtle): Node 20+, Deno, Bun, Workers or a browser.',
-    );
+    throw new Error('Webhook signatures need WebCrypto (globalThis.crypto.subtle).');
   }
   const key = await subtle.importKey(
     'raw',

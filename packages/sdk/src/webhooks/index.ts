@@ -1,4 +1,5 @@
-export type { SwitchboardEventOf, WebhookEvent } from '@switchboard/contract';
+export type { SwitchboardEventOf } from '../event-of';
+export type { WebhookEvent } from '../generated/api-types';
 export {
   WebhookInvalidJsonError,
   WebhookMalformedSignatureError,

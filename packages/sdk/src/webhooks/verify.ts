@@ -1,8 +1,8 @@
-import type { WebhookEvent } from '@switchboard/contract';
 import {
   WEBHOOK_SIGNATURE,
   WEBHOOK_SIGNATURE_PATTERN,
 } from '@switchboard/contract/webhook-signature';
+import type { WebhookEvent } from '../generated/api-types';
 import {
   WebhookInvalidJsonError,
   WebhookMalformedSignatureError,

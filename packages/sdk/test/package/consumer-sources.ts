@@ -10,7 +10,7 @@ export const esmConsumer = `import {
   SwitchboardError,
 } from '@switchboard/sdk';
 import { signWebhookPayload, verifyWebhook, type WebhookEvent } from '@switchboard/sdk/webhooks';
-import type { Message, SendMessageResult } from '@switchboard/contract';
+import type { Message, SendMessageResult } from '@switchboard/sdk';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
@@ -99,4 +99,22 @@ export async function typedCall(): Promise<string> {
   message.recipient;
   return message.id;
 }
+`;
+
+/** An ES module using the contract's schemas at run time, as a server or a tool would. */
+export const contractConsumer = `import { contract, type ErrorCode, isErrorCode, SendMessageRequest } from '@switchboard/contract';
+import type { z } from 'zod';
+
+type Send = z.infer<typeof SendMessageRequest>;
+const body: Send = { to: '+14155550100', content: { text: 'hi' } };
+const code: ErrorCode = 'VALIDATION_ERROR';
+// @ts-expect-error not an error code of the contract
+const wrong: ErrorCode = 'NOPE';
+console.log(
+  JSON.stringify({
+    send: \`\${contract.messages.send.method} \${contract.messages.send.path}\`,
+    valid: SendMessageRequest.safeParse(body).success && !SendMessageRequest.safeParse({}).success,
+    invalid: isErrorCode(code) && !isErrorCode(wrong) ? code : null,
+  }),
+);
 `;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,37 +10,27 @@ import {
   createConsumerProject,
   type PackedPackage,
 } from './consumer-project';
-import { cjsConsumer, esmConsumer, node10Consumer } from './consumer-sources';
+import { cjsConsumer, contractConsumer, esmConsumer, node10Consumer } from './consumer-sources';
 
-// Packs the contract and the SDK exactly as they would be published, installs the tarballs in a
-// project outside the workspace, then lints them and type-checks and runs a consumer under each
+// Packs each published package exactly as it would be published, installs its tarball alone in a
+// project outside the workspace, then lints it and type-checks and runs a consumer under each
 // resolution mode.
-let project: ConsumerProject;
 
-beforeAll(async () => {
-  project = await createConsumerProject();
-}, 300_000);
-
-afterAll(() => project?.remove());
-
-const packages: readonly [PackedPackage, string][] = [
-  ['contract', '@switchboard/contract'],
-  ['sdk', '@switchboard/sdk'],
-];
-
-describe('the packed SDK in a fresh project', () => {
-  it.each(packages)('%s passes publint (strict)', async (_, name) => {
+/** The checks every published package passes, on its installed copy. */
+function packageChecks(packed: PackedPackage, project: () => ConsumerProject) {
+  const name = `@switchboard/${packed}`;
+  it('passes publint (strict)', async () => {
     // The installed copy holds exactly the files of the tarball.
     const { messages, pkg } = await publint({
-      pkgDir: join(project.dir, 'node_modules', name),
+      pkgDir: join(project().dir, 'node_modules', name),
       pack: false,
       strict: true,
     });
     expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
   });
 
-  it.each(packages)('%s ships the MIT LICENSE its package.json names', (_, name) => {
-    const installed = join(project.dir, 'node_modules', name);
+  it('ships the MIT LICENSE its package.json names', () => {
+    const installed = join(project().dir, 'node_modules', name);
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
       license: string;
     };
@@ -47,12 +38,26 @@ describe('the packed SDK in a fresh project', () => {
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
   });
 
-  it.each(packages)('%s passes @arethetypeswrong/cli', (key) => {
+  it('passes @arethetypeswrong/cli', () => {
     // Exits non-zero, with the problem table in the error, on any problem in any resolution mode.
-    project.run(process.execPath, [attw, project.tarballs[key], '--format', 'ascii']);
+    project().run(process.execPath, [attw, project().tarball, '--format', 'ascii']);
+  });
+}
+
+describe('the packed SDK, installed alone', () => {
+  let project: ConsumerProject;
+  beforeAll(async () => {
+    project = await createConsumerProject('sdk');
+  }, 300_000);
+  afterAll(() => project?.remove());
+
+  packageChecks('sdk', () => project);
+
+  it('brings one runtime dependency and nothing else', () => {
+    expect(project.installedPackages()).toEqual(['@switchboard/sdk', 'eventsource-parser']);
   });
 
-  it('type-checks and runs as ESM under nodenext', () => {
+  it('type-checks (its declarations too) and runs as ESM under nodenext', () => {
     project.write('esm.mts', esmConsumer);
     project.typeCheck('nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, [
       'esm.mts',
@@ -66,9 +71,9 @@ describe('the packed SDK in a fresh project', () => {
     });
   });
 
-  it('type-checks and runs as CommonJS (require) under nodenext', () => {
+  it('type-checks and runs as CommonJS (require) under node16', () => {
     project.write('cjs.cts', cjsConsumer);
-    project.typeCheck('cjs', { module: 'nodenext', moduleResolution: 'nodenext' }, ['cjs.cts']);
+    project.typeCheck('cjs', { module: 'node16', moduleResolution: 'node16' }, ['cjs.cts']);
     const output = JSON.parse(project.run(process.execPath, ['out-cjs/cjs.cjs']));
     expect(output).toEqual({ base: 'http://127.0.0.1:1', status: 429, verify: 'function' });
   });
@@ -95,6 +100,57 @@ describe('the packed SDK in a fresh project', () => {
       'node10',
       { module: 'commonjs', moduleResolution: 'node10', noEmit: true, esModuleInterop: true },
       ['legacy.ts'],
+    );
+  });
+
+  it.each([
+    ['@switchboard/sdk', 'Switchboard'],
+    ['@switchboard/sdk/webhooks', 'verifyWebhook'],
+  ])('bundles %s for a neutral platform: no Node built-in', async (entry, exported) => {
+    // `neutral` resolves no Node built-in: an import of one fails the build. What Workers, Deno
+    // and browsers load is this bundle.
+    const result = await build({
+      stdin: { contents: `export { ${exported} } from '${entry}';`, resolveDir: project.dir },
+      bundle: true,
+      platform: 'neutral',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const text = result.outputFiles.map((file) => file.text).join('');
+    expect(text).toContain(exported);
+    expect(text).not.toMatch(/\brequire\(|from ["']node:|process\.versions|Buffer\./);
+  });
+});
+
+describe('the packed contract, installed alone', () => {
+  let project: ConsumerProject;
+  beforeAll(async () => {
+    project = await createConsumerProject('contract');
+  }, 300_000);
+  afterAll(() => project?.remove());
+
+  packageChecks('contract', () => project);
+
+  it('type-checks and runs as ESM under node16', () => {
+    project.write('contract.mts', contractConsumer);
+    project.typeCheck(
+      'contract',
+      // zod's and ts-rest's own declarations are not this package's to check.
+      { module: 'node16', moduleResolution: 'node16', skipLibCheck: true },
+      ['contract.mts'],
+    );
+    const output = JSON.parse(project.run(process.execPath, ['out-contract/contract.mjs']));
+    expect(output).toEqual({ send: 'POST /v1/messages', valid: true, invalid: 'VALIDATION_ERROR' });
+  });
+
+  it('type-checks under bundler resolution', () => {
+    project.write('contract-bundler.ts', contractConsumer);
+    project.typeCheck(
+      'contract-bundler',
+      { module: 'esnext', moduleResolution: 'bundler', noEmit: true, skipLibCheck: true },
+      ['contract-bundler.ts'],
     );
   });
 });

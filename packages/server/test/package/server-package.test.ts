@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freeLoopbackPort, installPacked, type PackedProject } from '@switchboard/testing';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completion, PACKAGE_ROOT, serverReady } from '../support/child-process';
+import { tempDir } from '../support/test-app';
+
+// The server package as it would be published: `pnpm pack` (its prepack builds it and stages the
+// API document), installed alone in an empty project, then started with `npx switchboard serve`.
+const workspaceDir = join(PACKAGE_ROOT, '..', '..');
+const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+let project: PackedProject;
+
+beforeAll(async () => {
+  project = await installPacked({
+    packageDir: PACKAGE_ROOT,
+    workspaceDir,
+    // The SQLite addon is compiled (or taken from the store); ffprobe's script marks it executable.
+    allowBuilds: ['better-sqlite3', '@ffprobe-installer/linux-x64'],
+  });
+}, 600_000);
+afterAll(() => project?.remove());
+
+const installedDir = () => join(project.dir, 'node_modules', '@switchboard', 'server');
+const npx = (args: string[], env: Record<string, string>) =>
+  spawn('npx', ['--no-install', 'switchboard', ...args], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, signalled as a whole as Ctrl-C in a terminal would (npx runs the
+    // server as its child).
+    detached: true,
+  });
+
+describe('the packed server, installed alone', () => {
+  it('bundles the workspace packages: only its declared dependencies are installed', () => {
+    const installed = project.installedPackages();
+    expect(installed).not.toContain('@switchboard/contract');
+    expect(installed).not.toContain('@switchboard/provider-kit');
+    for (const name of Object.keys(manifest.dependencies)) expect(installed).toContain(name);
+    const packed = JSON.parse(readFileSync(join(installedDir(), 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(JSON.stringify(packed)).not.toContain('workspace:');
+  });
+
+  it('passes publint and ships its licence, migrations and API document', async () => {
+    const { messages, pkg } = await publint({ pkgDir: installedDir(), pack: false });
+    expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
+    expect(readFileSync(join(installedDir(), 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(readFileSync(join(installedDir(), 'drizzle', 'meta', '_journal.json'), 'utf8')).toMatch(
+      /entries/,
+    );
+    expect(readFileSync(join(installedDir(), 'openapi', 'openapi.json'), 'utf8')).toBe(
+      readFileSync(join(workspaceDir, 'openapi', 'openapi.json'), 'utf8'),
+    );
+  });
+
+  it('prints its version', async () => {
+    const result = await completion(npx(['--version'], {}));
+    expect(result.stdout.trim()).toBe(manifest.version);
+  });
+
+  it('starts with npx switchboard serve, serves its docs and delivers a message', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: join(dir, 'switchboard.db') };
+    const seeded = await completion(npx(['--json', '--create-database', 'quickstart'], env));
+    expect(seeded.code).toBe(0);
+    const { apiKey } = JSON.parse(seeded.stdout) as { apiKey: { key: string } };
+
+    const port = await freeLoopbackPort();
+    const server = npx(['serve'], { ...env, HOST: '127.0.0.1', PORT: String(port) });
+    const done = completion(server);
+    try {
+      await serverReady(server);
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+      const served = await (await fetch(`${base}/openapi.json`)).json();
+      // Compared as a boolean: a mismatch would otherwise print two half-megabyte documents.
+      const committed = JSON.parse(
+        readFileSync(join(workspaceDir, 'openapi', 'openapi.json'), 'utf8'),
+      ) as unknown;
+      expect(JSON.stringify(served) === JSON.stringify(committed)).toBe(true);
+      const page = await (await fetch(`${base}/docs`)).text();
+      const script = /src="(\/docs\/[^"]+\.js)"/.exec(page)?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(`${base}${script}`)).status).toBe(200);
+
+      const headers = { authorization: `Bearer ${apiKey.key}`, 'content-type': 'application/json' };
+      const sent = await fetch(`${base}/v1/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ to: '+12125550188', content: { text: 'From the tarball' } }),
+      });
+      expect(sent.status).toBe(202);
+      const { data } = (await sent.json()) as { data: { id: string } };
+      await expect
+        .poll(
+          async () => {
+            const message = await fetch(`${base}/v1/messages/${data.id}`, { headers });
+            return ((await message.json()) as { data: { status: string } }).data.status;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe('delivered');
+    } finally {
+      if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+    }
+    // npx itself ends on the signal; the server it ran shuts down cleanly.
+    expect((await done).stdout).toContain('shutdown complete');
+  }, 60_000);
+});

@@ -1,0 +1,136 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** A project outside the workspace with one packed package installed from its tarball alone. */
+export interface PackedProject {
+  /** The project's directory (a fresh temporary directory). */
+  readonly dir: string;
+  /** The absolute path of the package's tarball. */
+  readonly tarball: string;
+  /** Writes a file into the project. */
+  write(file: string, content: string): void;
+  /** Runs a command in the project and returns its stdout; a failure reports stdout and stderr. */
+  run(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): string;
+  /** The names of every package installed in the project (its whole dependency tree). */
+  installedPackages(): string[];
+  /** Deletes the project. */
+  remove(): void;
+}
+
+/** Options of {@link installPacked}. */
+export interface InstallPackedOptions {
+  /** The package to pack (built beforehand). */
+  packageDir: string;
+  /** The workspace root: its pnpm version and store are used. */
+  workspaceDir: string;
+  /** Further dependencies of the project, as an application would add (a package's peers). */
+  dependencies?: Readonly<Record<string, string>>;
+  /** Dependencies whose install scripts may run (pnpm runs none unless allowed). */
+  allowBuilds?: readonly string[];
+}
+
+/** The output of a failed child process, so a failing step shows the compiler's diagnostics. */
+function describeFailure(command: string, args: readonly string[], error: unknown): Error {
+  const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+  return new Error(`${command} ${args.join(' ')} failed:\n${stdout}${stderr}`, { cause: error });
+}
+
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env });
+  } catch (error) {
+    throw describeFailure(command, args, error);
+  }
+}
+
+async function runAsync(command: string, args: readonly string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync(command, args, { cwd, encoding: 'utf8' });
+    return stdout;
+  } catch (error) {
+    throw describeFailure(command, args, error);
+  }
+}
+
+/**
+ * Packs a package as `pnpm publish` would (publishConfig applied, `workspace:` replaced, its
+ * `prepack` run) and installs the tarball alone in a new temporary project: every dependency it
+ * needs must come from the registry (through the workspace's store, so nothing already fetched is
+ * downloaded again).
+ */
+export async function installPacked(options: InstallPackedOptions): Promise<PackedProject> {
+  const name = JSON.parse(readFileSync(join(options.packageDir, 'package.json'), 'utf8')) as {
+    name: string;
+  };
+  const dir = mkdtempSync(join(tmpdir(), `${name.name.replace(/\W+/g, '-')}-consumer-`));
+  try {
+    const storeDir = await runAsync('pnpm', ['store', 'path'], options.workspaceDir);
+    const packed = await runAsync(
+      'pnpm',
+      ['pack', '--json', '--pack-destination', dir],
+      options.packageDir,
+    );
+    // The JSON report follows whatever the package's prepack script printed.
+    const report = packed.slice(packed.startsWith('{') ? 0 : packed.lastIndexOf('\n{') + 1);
+    const tarball = resolve(dir, (JSON.parse(report) as { filename: string }).filename);
+    const { packageManager } = JSON.parse(
+      readFileSync(join(options.workspaceDir, 'package.json'), 'utf8'),
+    ) as { packageManager: string };
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'consumer',
+        private: true,
+        type: 'module',
+        // The workspace's pnpm, so corepack does not look up (and fail to verify) the latest one.
+        packageManager,
+        dependencies: { [name.name]: `file:${tarball}`, ...options.dependencies },
+        pnpm: { onlyBuiltDependencies: [...(options.allowBuilds ?? [])] },
+      }),
+    );
+    run(
+      'pnpm',
+      [
+        'install',
+        // Every dependency is already in the workspace's store; only registry metadata missing
+        // from the local cache (a fresh CI machine) is fetched.
+        '--prefer-offline',
+        `--store-dir=${storeDir.trim()}`,
+        // There is no lockfile to freeze; pnpm defaults to a frozen one when CI is set.
+        '--no-frozen-lockfile',
+        // Peers are the project's to add (`dependencies`), as an application would.
+        '--config.auto-install-peers=false',
+      ],
+      dir,
+    );
+    return {
+      dir,
+      tarball,
+      write: (file, content) => writeFileSync(join(dir, file), content),
+      run: (command, args, env) => run(command, args, dir, env),
+      installedPackages: () =>
+        readdirSync(join(dir, 'node_modules', '.pnpm'))
+          .filter((entry) => entry.includes('@'))
+          .map((entry) => {
+            // `@scope+name@version…` or `name@version…` (a peer suffix follows the version).
+            const [first, second] = entry.split('@');
+            return (entry.startsWith('@') ? `@${second}` : (first as string)).replace('+', '/');
+          })
+          .sort(),
+      remove: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
