@@ -13,6 +13,17 @@ function cpuTicks(pid: number): number | undefined {
 }
 
 /**
+ * CPU time (user + system) a process has used so far, in seconds, from `/proc/<pid>/stat`: a cost
+ * that does not depend on how busy the machine is, unlike a rate.
+ * @throws {Error} when the process is gone.
+ */
+export function cpuSeconds(pid: number): number {
+  const ticks = cpuTicks(pid);
+  if (ticks === undefined) throw new Error(`no CPU figures for process ${pid}`);
+  return ticks / 100;
+}
+
+/**
  * Waits until a process is (nearly) idle: under `maxCpuPercent` of one core over a window. Used
  * between measurements, so the background work one run leaves behind (the simulator finishing
  * the lifecycle of accepted sends, webhook deliveries) does not steal CPU from the next run.

@@ -5,7 +5,7 @@ import { probeSend } from '../api/probe-send';
 import type { ScenarioContext } from '../bench-mode';
 import { sendBurst } from '../load/send-burst';
 import { webhookPostLoop } from '../load/webhook-post-loop';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { PeakRssWatch } from '../process/memory-probe';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
@@ -33,6 +33,8 @@ interface RoundFigures {
   drainSec: number;
   complete: boolean;
   peakRss: number;
+  /** Server CPU (user + system) per fully delivered message, in microseconds. */
+  cpuPerMessageUs: number;
 }
 
 async function waitUntil(
@@ -109,6 +111,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       await receiver.reset();
       const watch = new PeakRssWatch(server.pid);
       const sampler = new DeliveryBacklogSampler(databasePath);
+      const cpuBefore = cpuSeconds(server.pid);
       const startedAt = Date.now();
       const burst = await sendBurst({
         url: server.url,
@@ -137,7 +140,10 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       const peakRss = watch.stop();
       series.push(sampler.samples);
 
+      // Every message's whole life is in this figure: the round's work is over once the server
+      // is idle again (the idle check's own windows add at most a few ticks).
       await waitForCpuIdle(server.pid);
+      const cpuUsed = cpuSeconds(server.pid) - cpuBefore;
       await receiver.reset();
       const baseline = await webhookPostLoop({
         url: receiver.url,
@@ -161,10 +167,12 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         drainSec,
         complete,
         peakRss,
+        cpuPerMessageUs:
+          (cpuUsed * 1e6) / Math.max(1, stats.byType['message.delivered'] ?? burst.accepted),
       };
       rounds.push(figures);
       context.log(
-        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}${complete ? '' : ' (INCOMPLETE)'}`,
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${complete ? '' : ' (INCOMPLETE)'}`,
       );
       await waitForCpuIdle(server.pid);
     }
@@ -208,6 +216,11 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
           'req/s',
         ),
         metric('webhook ratio to baseline', round(ratio, 3), '×', { op: '>=', value: 0.5 }),
+        metric(
+          'server CPU per fully delivered message (3 signed webhooks)',
+          round(median(rounds.map((r) => r.cpuPerMessageUs)), 0),
+          'µs',
+        ),
         metric('max delivery backlog', maxBacklog, 'deliveries'),
         metric(
           'backlog left after each round',
@@ -239,6 +252,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             'max backlog',
             'drain after last send s',
             'peak RSS MB',
+            'server CPU µs/message',
           ],
           rows: rounds.map((r, index) => [
             index + 1,
@@ -251,6 +265,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             r.maxBacklog,
             round(r.drainSec, 1),
             round(r.peakRss / MB, 1),
+            round(r.cpuPerMessageUs, 0),
           ]),
         },
       ],

@@ -32,6 +32,11 @@ export interface InstallPackedOptions {
   dependencies?: Readonly<Record<string, string>>;
   /** Dependencies whose install scripts may run (pnpm runs none unless allowed). */
   allowBuilds?: readonly string[];
+  /**
+   * False to build native addons afresh instead of reusing the store's cached build, which may
+   * have been made for another Node.js version (CI runs the suite on two).
+   */
+  sideEffectsCache?: boolean;
 }
 
 /** The output of a failed child process, so a failing step shows the compiler's diagnostics. */
@@ -110,6 +115,7 @@ export async function installPacked(options: InstallPackedOptions): Promise<Pack
         '--no-frozen-lockfile',
         // Peers are the project's to add (`dependencies`), as an application would.
         '--config.auto-install-peers=false',
+        ...(options.sideEffectsCache === false ? ['--config.side-effects-cache=false'] : []),
       ],
       dir,
     );

@@ -145,6 +145,14 @@ describe('the packed contract, installed alone', () => {
     expect(output).toEqual({ send: 'POST /v1/messages', valid: true, invalid: 'VALIDATION_ERROR' });
   });
 
+  it('loads as CommonJS (require)', () => {
+    const output = project.run(process.execPath, [
+      '-e',
+      "const { contract, isErrorCode } = require('@switchboard/contract'); console.log(JSON.stringify([contract.messages.get.path, isErrorCode('NOT_FOUND')]));",
+    ]);
+    expect(JSON.parse(output)).toEqual(['/v1/messages/:id', true]);
+  });
+
   it('type-checks under bundler resolution', () => {
     project.write('contract-bundler.ts', contractConsumer);
     project.typeCheck(
