@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,10 +33,40 @@ export interface InstallPackedOptions {
   /** Dependencies whose install scripts may run (pnpm runs none unless allowed). */
   allowBuilds?: readonly string[];
   /**
-   * False to build native addons afresh instead of reusing the store's cached build, which may
-   * have been made for another Node.js version (CI runs the suite on two).
+   * Native addons (in `allowBuilds`) that must load in the Node.js running the test. The store's
+   * cached build is used when it loads; when it was made for another Node.js version (CI runs
+   * the suite on two), the addon is built again for this one.
    */
-  sideEffectsCache?: boolean;
+  nativeAddons?: readonly string[];
+}
+
+/** The installed directory of a dependency anywhere in a pnpm project's tree. */
+function installedDir(project: string, name: string): string | undefined {
+  const entry = readdirSync(join(project, 'node_modules', '.pnpm')).find((candidate) =>
+    candidate.startsWith(`${name.replace('/', '+')}@`),
+  );
+  return entry && join(project, 'node_modules', '.pnpm', entry, 'node_modules', name);
+}
+
+/**
+ * True when every compiled module of an addon (`build/Release/*.node`, as node-gyp writes them)
+ * loads in this Node.js. Requiring the package is not enough: addons load their binary lazily.
+ */
+function loads(dir: string): boolean {
+  const release = join(dir, 'build', 'Release');
+  const binaries = existsSync(release)
+    ? readdirSync(release)
+        .filter((file) => file.endsWith('.node'))
+        .map((file) => join(release, file))
+    : [];
+  if (binaries.length === 0) return false;
+  try {
+    const script = binaries.map((binary) => `require(${JSON.stringify(binary)});`).join('');
+    execFileSync(process.execPath, ['-e', script], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The output of a failed child process, so a failing step shows the compiler's diagnostics. */
@@ -103,22 +133,32 @@ export async function installPacked(options: InstallPackedOptions): Promise<Pack
         pnpm: { onlyBuiltDependencies: [...(options.allowBuilds ?? [])] },
       }),
     );
-    run(
-      'pnpm',
-      [
-        'install',
-        // Every dependency is already in the workspace's store; only registry metadata missing
-        // from the local cache (a fresh CI machine) is fetched.
-        '--prefer-offline',
-        `--store-dir=${storeDir.trim()}`,
-        // There is no lockfile to freeze; pnpm defaults to a frozen one when CI is set.
-        '--no-frozen-lockfile',
-        // Peers are the project's to add (`dependencies`), as an application would.
-        '--config.auto-install-peers=false',
-        ...(options.sideEffectsCache === false ? ['--config.side-effects-cache=false'] : []),
-      ],
-      dir,
-    );
+    const install = (extra: readonly string[] = []) =>
+      run(
+        'pnpm',
+        [
+          'install',
+          // Every dependency is already in the workspace's store; only registry metadata missing
+          // from the local cache (a fresh CI machine) is fetched.
+          '--prefer-offline',
+          `--store-dir=${storeDir.trim()}`,
+          // There is no lockfile to freeze; pnpm defaults to a frozen one when CI is set.
+          '--no-frozen-lockfile',
+          // Peers are the project's to add (`dependencies`), as an application would.
+          '--config.auto-install-peers=false',
+          ...extra,
+        ],
+        dir,
+      );
+    install();
+    const stale = (options.nativeAddons ?? [])
+      .map((addon) => installedDir(dir, addon))
+      .filter((addonDir): addonDir is string => addonDir !== undefined && !loads(addonDir));
+    if (stale.length > 0) {
+      // Built for another Node.js: drop those copies and build them afresh, bypassing the cache.
+      for (const addonDir of stale) rmSync(resolve(addonDir, '..', '..'), { recursive: true });
+      install(['--config.side-effects-cache=false']);
+    }
     return {
       dir,
       tarball,

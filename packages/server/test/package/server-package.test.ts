@@ -21,11 +21,10 @@ beforeAll(async () => {
   project = await installPacked({
     packageDir: PACKAGE_ROOT,
     workspaceDir,
-    // The SQLite addon is compiled for the Node.js running the test (the store's cached build may
-    // be another version's: CI runs the suite on Node 20 and 22); ffprobe's script marks it
-    // executable.
+    // ffprobe's install script marks it executable. The SQLite addon must load in this Node.js
+    // (CI runs the suite on Node 20 and 22): the store's cached build is rebuilt when it does not.
     allowBuilds: ['better-sqlite3', '@ffprobe-installer/linux-x64'],
-    sideEffectsCache: false,
+    nativeAddons: ['better-sqlite3'],
   });
 }, 600_000);
 afterAll(() => project?.remove());
