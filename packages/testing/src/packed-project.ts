@@ -33,11 +33,12 @@ export interface InstallPackedOptions {
   /** Dependencies whose install scripts may run (pnpm runs none unless allowed). */
   allowBuilds?: readonly string[];
   /**
-   * Native addons (in `allowBuilds`) that must load in the Node.js running the test. The store's
+   * Native addons (in `allowBuilds`) that must load in the Node.js running the test, each with
+   * the file node-gyp compiles it to in `build/Release` (`better_sqlite3.node`). The store's
    * cached build is used when it loads; when it was made for another Node.js version (CI runs
    * the suite on two), the addon is built again for this one.
    */
-  nativeAddons?: readonly string[];
+  nativeAddons?: Readonly<Record<string, string>>;
 }
 
 /** The installed directory of a dependency anywhere in a pnpm project's tree. */
@@ -49,20 +50,13 @@ function installedDir(project: string, name: string): string | undefined {
 }
 
 /**
- * True when every compiled module of an addon (`build/Release/*.node`, as node-gyp writes them)
- * loads in this Node.js. Requiring the package is not enough: addons load their binary lazily.
+ * True when an addon's compiled module loads in this Node.js. Requiring the package is not
+ * enough: addons load their binary lazily.
  */
-function loads(dir: string): boolean {
-  const release = join(dir, 'build', 'Release');
-  const binaries = existsSync(release)
-    ? readdirSync(release)
-        .filter((file) => file.endsWith('.node'))
-        .map((file) => join(release, file))
-    : [];
-  if (binaries.length === 0) return false;
+function loads(binary: string): boolean {
+  if (!existsSync(binary)) return false;
   try {
-    const script = binaries.map((binary) => `require(${JSON.stringify(binary)});`).join('');
-    execFileSync(process.execPath, ['-e', script], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['-e', `require(${JSON.stringify(binary)})`], { stdio: 'pipe' });
     return true;
   } catch {
     return false;
@@ -151,13 +145,18 @@ export async function installPacked(options: InstallPackedOptions): Promise<Pack
         dir,
       );
     install();
-    const stale = (options.nativeAddons ?? [])
-      .map((addon) => installedDir(dir, addon))
-      .filter((addonDir): addonDir is string => addonDir !== undefined && !loads(addonDir));
-    if (stale.length > 0) {
-      // Built for another Node.js: drop those copies and build them afresh, bypassing the cache.
-      for (const addonDir of stale) rmSync(resolve(addonDir, '..', '..'), { recursive: true });
-      install(['--config.side-effects-cache=false']);
+    for (const [addon, file] of Object.entries(options.nativeAddons ?? {})) {
+      const addonDir = installedDir(dir, addon);
+      if (addonDir === undefined) throw new Error(`${addon} is not installed`);
+      const binary = join(addonDir, 'build', 'Release', file);
+      if (loads(binary)) continue;
+      // Built for another Node.js: run the addon's own install script again, against the headers
+      // of the Node.js running this (its prefix holds include/node), as `npm rebuild` would.
+      run('npm', ['run', '--silent', 'install'], addonDir, {
+        ...process.env,
+        npm_config_nodedir: resolve(process.execPath, '..', '..'),
+      });
+      if (!loads(binary)) throw new Error(`${addon} does not load after a rebuild`);
     }
     return {
       dir,

@@ -24,7 +24,7 @@ beforeAll(async () => {
     // ffprobe's install script marks it executable. The SQLite addon must load in this Node.js
     // (CI runs the suite on Node 20 and 22): the store's cached build is rebuilt when it does not.
     allowBuilds: ['better-sqlite3', '@ffprobe-installer/linux-x64'],
-    nativeAddons: ['better-sqlite3'],
+    nativeAddons: { 'better-sqlite3': 'better_sqlite3.node' },
   });
 }, 600_000);
 afterAll(() => project?.remove());
