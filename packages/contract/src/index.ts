@@ -261,8 +261,6 @@ export {
   SenderAddress,
 } from './schemas/message-rules';
 export {
-  KNOWN_REACTION_TYPES,
-  type KnownReactionType,
   MESSAGE_EFFECTS,
   MESSAGE_STATUSES,
   MessageEffect,
@@ -270,9 +268,6 @@ export {
   Metadata,
   metadataSchema,
   ReactionType,
-  TAPBACK_TYPES,
-  type TapbackType,
-  WHATSAPP_TAPBACK_EMOJI,
 } from './schemas/message-values';
 export { SenderNumber } from './schemas/number';
 export {
@@ -319,6 +314,13 @@ export {
   type SendMessageInput,
   SendMessageRequest,
 } from './schemas/send-request';
+export {
+  KNOWN_REACTION_TYPES,
+  type KnownReactionType,
+  TAPBACK_TYPES,
+  type TapbackType,
+  WHATSAPP_TAPBACK_EMOJI,
+} from './schemas/tapbacks';
 export {
   CreatedWebhook,
   CreateWebhookRequest,

@@ -68,6 +68,7 @@ export type {
 } from './provider-events';
 export { SinkUnavailableError } from './provider-events';
 export { healthWarning } from './provider-health-warning';
+export { MemoryProviderLeases, type ProviderLeases } from './provider-leases';
 export {
   firstEmoji,
   isSingleEmoji,

@@ -59,6 +59,12 @@ const DEFAULTS: Record<ProviderErrorCode, { retryable: boolean; fallback: boolea
 };
 
 /**
+ * The brand of every {@link ProviderError}: an adapter published as its own package (Baileys)
+ * carries its own copy of this class, so the gateway recognises the brand, not the class.
+ */
+const PROVIDER_ERROR_BRAND = Symbol.for('switchboard.provider-error');
+
+/**
  * The one error a provider throws: a spec error code plus what the gateway may do next.
  * `NO_CHANNEL_AVAILABLE` means "this recipient cannot be reached on this channel" (a fallback
  * with reason `unavailable`); any other error that allows fallback is a failed attempt (reason
@@ -67,6 +73,8 @@ const DEFAULTS: Record<ProviderErrorCode, { retryable: boolean; fallback: boolea
  */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  /** Marks the error as a provider error across copies of this class. */
+  readonly [PROVIDER_ERROR_BRAND] = true;
   /** The spec error code. */
   readonly code: ProviderErrorCode;
   /** The same call may succeed if repeated later on the same channel. */
@@ -107,9 +115,16 @@ export class ProviderError extends Error {
   }
 }
 
-/** True when `error` is a {@link ProviderError}. */
+/**
+ * True when `error` is a {@link ProviderError}, including one thrown by an adapter bundled with
+ * its own copy of this module.
+ */
 export function isProviderError(error: unknown): error is ProviderError {
-  return error instanceof ProviderError;
+  return (
+    error instanceof ProviderError ||
+    (error instanceof Error &&
+      (error as unknown as Record<symbol, unknown>)[PROVIDER_ERROR_BRAND] === true)
+  );
 }
 
 /** The failure a provider reports for a message, in a status event or a status snapshot. */

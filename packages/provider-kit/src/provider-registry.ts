@@ -19,8 +19,12 @@ export interface ProviderFactory {
   readonly provider: string;
   /** The channels the adapter can serve. */
   readonly supportedChannels: readonly Channel[];
-  /** Builds an instance; throws {@link ProviderConfigError} when `instance.config` is invalid. */
-  create(instance: ProviderInstanceConfig): MessagingProvider;
+  /**
+   * Builds an instance; throws (or rejects with) {@link ProviderConfigError} when
+   * `instance.config` is invalid or the adapter cannot be loaded. Adapters published as their
+   * own package (Baileys) load it here, hence the promise.
+   */
+  create(instance: ProviderInstanceConfig): MessagingProvider | Promise<MessagingProvider>;
 }
 
 /** An instance cannot be built from its configuration. */
@@ -55,7 +59,7 @@ export class ProviderRegistry {
   }
 
   /** Builds an instance, after checking its adapter exists and can serve its channels. */
-  create(instance: ProviderInstanceConfig): MessagingProvider {
+  async create(instance: ProviderInstanceConfig): Promise<MessagingProvider> {
     const factory = this.#factories.get(instance.provider);
     if (!factory) {
       throw new ProviderConfigError(

@@ -11,6 +11,13 @@ export interface ProviderStateStore {
   set(key: string, value: string): Promise<void>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** The values of `keys` that exist, in one read. */
+  getMany(keys: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Applies every change at once, all or nothing: a value stores it, null removes the key. Baileys
+   * writes a batch of Signal keys per update, and a half-written batch breaks the session.
+   */
+  setMany(changes: ReadonlyMap<string, string | null>): Promise<void>;
   /** Removes every key that starts with `prefix` (a logged-out WhatsApp session's keys). */
   deletePrefix(prefix: string): Promise<void>;
   /** The keys that start with `prefix`, in no particular order. */
@@ -34,6 +41,24 @@ export class MemoryProviderStateStore implements ProviderStateStore {
   /** Removes `key`. */
   async delete(key: string): Promise<void> {
     this.#values.delete(key);
+  }
+
+  /** The values of `keys` that exist. */
+  async getMany(keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const key of keys) {
+      const value = this.#values.get(key);
+      if (value !== undefined) found.set(key, value);
+    }
+    return found;
+  }
+
+  /** Applies every change at once. */
+  async setMany(changes: ReadonlyMap<string, string | null>): Promise<void> {
+    for (const [key, value] of changes) {
+      if (value === null) this.#values.delete(key);
+      else this.#values.set(key, value);
+    }
   }
 
   /** Removes every key that starts with `prefix`. */

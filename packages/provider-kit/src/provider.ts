@@ -8,6 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { ProviderFailure } from './provider-error';
 import type { ProviderDeliveryStatus, ProviderEventSink } from './provider-events';
+import type { ProviderLeases } from './provider-leases';
 import type { ProviderReaction } from './provider-reaction';
 import type { ProviderStateStore } from './provider-state-store';
 import type { WhatsAppSessionPort } from './whatsapp-session-port';
@@ -321,6 +322,8 @@ export interface ProviderStartContext {
   sink: ProviderEventSink;
   /** Durable state scoped to this instance. */
   state: ProviderStateStore;
+  /** Leases scoped to this instance, held in this process's name (one socket per number). */
+  leases: ProviderLeases;
   /** Logger bound to this instance. */
   logger: ProviderLogger;
   /** The public URL where the gateway routes upstream webhooks to `handleWebhook`, if mounted. */

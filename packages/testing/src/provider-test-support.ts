@@ -6,7 +6,12 @@ import type {
   ProviderInboundEventKind,
   ProviderLogger,
 } from '@switchboard/provider-kit';
-import { MemoryProviderStateStore, type ProviderStateStore } from '@switchboard/provider-kit';
+import {
+  MemoryProviderLeases,
+  MemoryProviderStateStore,
+  type ProviderLeases,
+  type ProviderStateStore,
+} from '@switchboard/provider-kit';
 
 /** A logger that drops everything, for tests. */
 export const silentProviderLogger: ProviderLogger = {
@@ -118,18 +123,21 @@ export class ProviderEventRecorder {
 }
 
 /**
- * Starts `provider` with a recorder as its sink and an in-memory state store (and `webhookUrl`
- * as its ingress URL, for upstreams that call back).
+ * Starts `provider` with a recorder as its sink, an in-memory state store and leases of its own
+ * (and `webhookUrl` as its ingress URL, for upstreams that call back). Pass `leases` made by one
+ * `MemoryProviderLeases` to providers that stand for processes sharing a database.
  */
 export async function startWithRecorder(
   provider: MessagingProvider,
   recorder: ProviderEventRecorder = new ProviderEventRecorder(),
   state: ProviderStateStore = new MemoryProviderStateStore(),
   webhookUrl?: string,
+  leases: ProviderLeases = new MemoryProviderLeases().holder('test'),
 ): Promise<{ recorder: ProviderEventRecorder; state: ProviderStateStore }> {
   await provider.start({
     sink: recorder.sink,
     state,
+    leases,
     logger: silentProviderLogger,
     ...(webhookUrl === undefined ? {} : { webhookUrl }),
   });

@@ -5,7 +5,7 @@ import { Channel, MessageId } from './common';
 import { eventAddress } from './event-fields';
 import { AttachmentRendition } from './media';
 import { ConversationFragment } from './message-event-data';
-import { TAPBACK_TYPES } from './message-values';
+import { TAPBACK_TYPES } from './tapbacks';
 
 /** A file of an inbound message. */
 export const InboundAttachment = component(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { component, extendApi } from '../openapi-meta';
-
 import { METADATA_LIMITS } from './message-rules';
+import { type KnownReactionType, TAPBACK_TYPES, WHATSAPP_TAPBACK_EMOJI } from './tapbacks';
 // ---------------------------------------------------------------------------------------------
 // Shared enums and values
 // ---------------------------------------------------------------------------------------------
@@ -50,29 +50,6 @@ export const MessageEffect = component('MessageEffect', z.enum(MESSAGE_EFFECTS),
 /** An iMessage effect. */
 export type MessageEffect = z.infer<typeof MessageEffect>;
 
-/** The six tapbacks (iMessage reactions; on whatsapp they map to {@link WHATSAPP_TAPBACK_EMOJI}). */
-export const TAPBACK_TYPES = ['love', 'like', 'dislike', 'laugh', 'emphasize', 'question'] as const;
-/** A tapback. */
-export type TapbackType = (typeof TAPBACK_TYPES)[number];
-
-/** A tapback type or its negative (removing) form. */
-export type KnownReactionType = TapbackType | `-${TapbackType}`;
-/** The tapback types and their negative (removing) forms. */
-export const KNOWN_REACTION_TYPES: readonly KnownReactionType[] = [
-  ...TAPBACK_TYPES,
-  ...TAPBACK_TYPES.map((type) => `-${type}` as const),
-];
-
-/** The emoji each tapback maps to on whatsapp (the spec's table). */
-export const WHATSAPP_TAPBACK_EMOJI: Readonly<Record<TapbackType, string>> = {
-  love: '❤️',
-  like: '👍',
-  dislike: '👎',
-  laugh: '😂',
-  emphasize: '‼️',
-  question: '❓',
-};
-
 // The lists in the ReactionType description, written from the constants above.
 const TAPBACK_LIST = TAPBACK_TYPES.map((type) => `\`${type}\``).join(', ');
 const WHATSAPP_EMOJI_LIST = TAPBACK_TYPES.map(
@@ -80,7 +57,7 @@ const WHATSAPP_EMOJI_LIST = TAPBACK_TYPES.map(
 ).join(', ');
 
 /**
- * A reaction type: one of {@link KNOWN_REACTION_TYPES}, or on whatsapp any other string (an
+ * A reaction type: one of the `KNOWN_REACTION_TYPES`, or on whatsapp any other string (an
  * emoji), passed through verbatim. Which values a channel accepts is checked by the server once the
  * target message's channel is known.
  */

@@ -14,7 +14,7 @@ import {
   mimeTypeString,
   phoneOrEmailCheck,
 } from './message-rules';
-import { TAPBACK_TYPES } from './message-values';
+import { TAPBACK_TYPES } from './tapbacks';
 
 // The sandbox lets a developer make the simulated world act: contacts writing, reacting, typing,
 // calling, phones scanning QR codes. Every request names one of the caller's own numbers served by

@@ -659,7 +659,7 @@ export type ReactionResult = {
   reaction: ReactionType;
 };
 
-/** A reaction type: one of {@link KNOWN_REACTION_TYPES}, or on whatsapp any other string (an
+/** A reaction type: one of the `KNOWN_REACTION_TYPES`, or on whatsapp any other string (an
  * emoji), passed through verbatim. Which values a channel accepts is checked by the server once the
  * target message's channel is known.
  * A reaction type. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Channel, InstancePacing } from '@switchboard/contract';
 import type {
   MessagingProvider,
@@ -18,6 +19,7 @@ import type { InstanceHealth, InstanceRecord } from '../store/instance-repositor
 import type { Store } from '../store/store';
 import { storeUnavailableReason } from '../store/store-unavailable';
 import type { Worker } from '../workers';
+import { StoreProviderLeases } from './store-provider-leases';
 import { StoreProviderStateStore } from './store-provider-state-store';
 
 /** A logger that can bind fields for one instance (pino's logger fits). */
@@ -84,6 +86,8 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
   readonly #syncTask: PeriodicTask;
   /** The `updatedAt` of each instance when it was last (tried to be) started. */
   readonly #versions = new Map<string, number>();
+  /** Who holds this process's provider leases: one random id per hub (per server process). */
+  readonly #leaseHolder = `hub_${randomUUID()}`;
   #stopped = false;
   #logger: RuntimeLogger = silentLogger;
 
@@ -266,7 +270,7 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     }
     let provider: MessagingProvider;
     try {
-      provider = this.#options.registry.create({
+      provider = await this.#options.registry.create({
         name: instance.name,
         provider: instance.provider,
         channels: instance.channels,
@@ -294,6 +298,12 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
     await provider.start({
       sink: (event) => this.#dispatch(event, context, logger),
       state: new StoreProviderStateStore(this.#options.store.providerState, instance.id),
+      leases: new StoreProviderLeases(
+        this.#options.store.providerLeases,
+        instance.id,
+        this.#leaseHolder,
+        this.#options.clock,
+      ),
       logger,
       webhookUrl: ingressUrlOf(this.#options.publicBaseUrl, instance),
     });

@@ -22,6 +22,16 @@ export class StoreProviderStateStore implements ProviderStateStore {
     return this.repository.set(this.instanceId, key, value);
   }
 
+  /** The values of `keys` that exist, in one read. */
+  getMany(keys: readonly string[]): Promise<Map<string, string>> {
+    return this.repository.getMany(this.instanceId, keys);
+  }
+
+  /** Applies every change at once, all or nothing. */
+  setMany(changes: ReadonlyMap<string, string | null>): Promise<void> {
+    return this.repository.setMany(this.instanceId, changes);
+  }
+
   /** Removes `key`. */
   delete(key: string): Promise<void> {
     return this.repository.delete(this.instanceId, key);

@@ -9,8 +9,8 @@ function registry(clock = new ManualTimerClock()) {
 }
 
 describe('ProviderRegistry', () => {
-  it('builds a simulator instance serving the configured channels', () => {
-    const provider = registry().create({
+  it('builds a simulator instance serving the configured channels', async () => {
+    const provider = await registry().create({
       name: 'sandbox',
       provider: 'simulator',
       channels: ['imessage', 'sms'],
@@ -22,14 +22,14 @@ describe('ProviderRegistry', () => {
     expect(registry().names()).toEqual(['simulator']);
   });
 
-  it('refuses an unknown adapter, no channel, a channel the adapter lacks and a second registration', () => {
+  it('refuses an unknown adapter, no channel, a channel the adapter lacks and a second registration', async () => {
     const base = { name: 'x', channels: ['sms'] as const, config: {} };
-    expect(() => registry().create({ ...base, provider: 'carrier-pigeon' })).toThrow(
+    await expect(registry().create({ ...base, provider: 'carrier-pigeon' })).rejects.toThrow(
       /unknown provider "carrier-pigeon" \(known: simulator\)/,
     );
-    expect(() => registry().create({ ...base, provider: 'simulator', channels: [] })).toThrow(
-      ProviderConfigError,
-    );
+    await expect(
+      registry().create({ ...base, provider: 'simulator', channels: [] }),
+    ).rejects.toThrow(ProviderConfigError);
     const smsOnly = new ProviderRegistry().register({
       provider: 'twilio-like',
       supportedChannels: ['sms'],
@@ -37,34 +37,34 @@ describe('ProviderRegistry', () => {
         throw new Error('not reached');
       },
     });
-    expect(() =>
+    await expect(
       smsOnly.create({ ...base, provider: 'twilio-like', channels: ['sms', 'whatsapp'] }),
-    ).toThrow(/cannot serve whatsapp/);
+    ).rejects.toThrow(/cannot serve whatsapp/);
     expect(() => registry().register(createSimulatorFactory())).toThrow(/already registered/);
   });
 
-  it('validates the simulator config, naming the field', () => {
-    expect(() =>
+  it('validates the simulator config, naming the field', async () => {
+    await expect(
       registry().create({
         name: 'bad',
         provider: 'simulator',
         channels: ['sms'],
         config: { stepMs: -1 },
       }),
-    ).toThrow(/invalid simulator config at stepMs/);
-    expect(() =>
+    ).rejects.toThrow(/invalid simulator config at stepMs/);
+    await expect(
       registry().create({
         name: 'bad',
         provider: 'simulator',
         channels: ['sms'],
         config: { x: 1 },
       }),
-    ).toThrow(ProviderConfigError);
+    ).rejects.toThrow(ProviderConfigError);
   });
 
   it('lets an instance set its own step length over SIMULATOR_STEP_MS', async () => {
     const clock = new ManualTimerClock();
-    const provider = registry(clock).create({
+    const provider = await registry(clock).create({
       name: 'fast',
       provider: 'simulator',
       channels: ['sms'],

@@ -16,6 +16,7 @@ import type { MessageRepository } from './message-repository';
 import type { NumberRepository } from './number-repository';
 import type { OptOutRepository } from './opt-out-repository';
 import type { ProviderEventReceiptRepository } from './provider-event-receipt-repository';
+import type { ProviderLeaseRepository } from './provider-lease-repository';
 import type { ProviderStateRepository } from './provider-state-repository';
 import type { ServerSecretRepository } from './server-secret-repository';
 import type { SignupCodeRepository } from './signup-code-repository';
@@ -47,6 +48,8 @@ export interface Repositories {
   readonly capabilityCache: CapabilityCacheRepository;
   /** Durable key-value state of provider instances. */
   readonly providerState: ProviderStateRepository;
+  /** Leases of provider instances (one process per WhatsApp socket). */
+  readonly providerLeases: ProviderLeaseRepository;
   /** The event log (outbox). */
   readonly events: EventRepository;
   /** Webhook registrations. */

@@ -2,6 +2,10 @@ import { ProviderRegistry } from '@switchboard/provider-kit';
 import type { Clock } from '../clock';
 import { timerClockOf } from '../provider-runtime/timer-clock-of';
 import {
+  type BaileysFactoryOptions,
+  createBaileysFactory,
+} from '../providers/baileys/baileys-factory';
+import {
   type BlueBubblesFactoryOptions,
   createBlueBubblesFactory,
 } from '../providers/bluebubbles/bluebubbles-factory';
@@ -18,11 +22,13 @@ export interface DefaultProviderRegistryOptions {
   httpTimeoutMs?: number;
   /** Media fetching and limits of BlueBubbles instances. */
   bluebubbles?: Omit<BlueBubblesFactoryOptions, 'timeoutMs'>;
+  /** Baileys instances: the adapter package, and what tests replace (the socket). */
+  baileys?: BaileysFactoryOptions;
 }
 
 /**
- * The adapters this server can run instances of: the simulator, BlueBubbles and Twilio. Baileys
- * registers here as it is built.
+ * The adapters this server can run instances of: the simulator, BlueBubbles, Twilio and Baileys
+ * (whose package is loaded only when a `baileys` instance is built).
  */
 export function createDefaultProviderRegistry(
   options: DefaultProviderRegistryOptions,
@@ -44,5 +50,6 @@ export function createDefaultProviderRegistry(
       createTwilioFactory(
         options.httpTimeoutMs === undefined ? {} : { timeoutMs: options.httpTimeoutMs },
       ),
-    );
+    )
+    .register(createBaileysFactory(options.baileys));
 }

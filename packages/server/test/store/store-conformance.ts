@@ -198,5 +198,76 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
       }));
 
     it('answers ping', () => withStore((store) => store.ping()));
+
+    it('reads and writes provider state in batches, a failed batch leaving nothing behind', () =>
+      withStore(async (store) => {
+        await seedInstance(store);
+        await store.providerState.setMany(
+          'i1',
+          new Map([
+            ['a', '1'],
+            ['b', '2'],
+          ]),
+        );
+        await store.providerState.setMany(
+          'i1',
+          new Map<string, string | null>([
+            ['a', null],
+            ['c', '3'],
+          ]),
+        );
+        expect(
+          Object.fromEntries(await store.providerState.getMany('i1', ['a', 'b', 'c', 'd'])),
+        ).toEqual({ b: '2', c: '3' });
+        // An unknown instance breaks the foreign key halfway through: nothing of it is kept.
+        await expect(
+          store.providerState.setMany(
+            'nope',
+            new Map([
+              ['x', '1'],
+              ['y', '2'],
+            ]),
+          ),
+        ).rejects.toThrow();
+        expect((await store.providerState.getMany('nope', ['x', 'y'])).size).toBe(0);
+        // Inside a transaction it is a nested savepoint, rolled back with its transaction.
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.providerState.setMany('i1', new Map([['t', '1']]));
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.providerState.get('i1', 't')).toBeUndefined();
+      }));
+
+    it('gives a provider lease to one holder at a time until it expires or is released', () =>
+      withStore(async (store) => {
+        await seedInstance(store);
+        const t = T0.getTime();
+        const leases = store.providerLeases;
+        expect(await leases.acquire('i1', 'wa:+1', 'a', t, t + 15_000)).toBe(true);
+        expect(await leases.acquire('i1', 'wa:+1', 'b', t + 1_000, t + 16_000)).toBe(false);
+        // The holder renews it; another name is another lease.
+        expect(await leases.acquire('i1', 'wa:+1', 'a', t + 5_000, t + 20_000)).toBe(true);
+        expect(await leases.acquire('i1', 'wa:+2', 'b', t + 5_000, t + 20_000)).toBe(true);
+        expect(await leases.acquire('i1', 'wa:+1', 'b', t + 19_999, t + 30_000)).toBe(false);
+        // Expired: the next holder takes it, and the old one can no longer renew.
+        expect(await leases.acquire('i1', 'wa:+1', 'b', t + 20_000, t + 35_000)).toBe(true);
+        expect(await leases.acquire('i1', 'wa:+1', 'a', t + 21_000, t + 36_000)).toBe(false);
+        // Only the holder releases it.
+        await leases.release('i1', 'wa:+1', 'a');
+        expect(await leases.acquire('i1', 'wa:+1', 'a', t + 22_000, t + 37_000)).toBe(false);
+        await leases.release('i1', 'wa:+1', 'b');
+        expect(await leases.acquire('i1', 'wa:+1', 'a', t + 22_000, t + 37_000)).toBe(true);
+        // Racing for a free lease: exactly one of many wins.
+        const racers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            leases.acquire('i1', 'wa:+3', `r${i}`, t, t + 15_000),
+          ),
+        );
+        expect(racers.filter(Boolean)).toHaveLength(1);
+        await leases.deleteAll('i1');
+        expect(await leases.acquire('i1', 'wa:+1', 'z', t, t + 1)).toBe(true);
+      }));
   });
 }

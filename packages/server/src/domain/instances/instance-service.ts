@@ -173,6 +173,7 @@ export class InstanceService {
       }
       const releasedNumbers = await tx.numbers.deleteAllOfInstance(id);
       await tx.providerState.deletePrefix(id, '');
+      await tx.providerLeases.deleteAll(id);
       const now = new Date(this.#clock.now());
       await tx.instances.update(id, {
         // The name is unique among live instances: the tombstone takes a name of its own.

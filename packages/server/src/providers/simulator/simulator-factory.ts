@@ -20,11 +20,16 @@ export interface SimulatorFactoryOptions {
   clock?: TimerClock;
 }
 
+/** A factory of simulator instances: `create` answers the simulator itself, synchronously. */
+export type SimulatorFactory = Omit<ProviderFactory, 'create'> & {
+  create(instance: ProviderInstanceConfig): SimulatorProvider;
+};
+
 /**
  * The factory of simulator instances, for the provider registry.
  * @example registry.register(createSimulatorFactory({ stepMs: config.SIMULATOR_STEP_MS }));
  */
-export function createSimulatorFactory(options: SimulatorFactoryOptions = {}): ProviderFactory {
+export function createSimulatorFactory(options: SimulatorFactoryOptions = {}): SimulatorFactory {
   return {
     provider: SIMULATOR_PROVIDER,
     supportedChannels: SIMULATOR_CHANNELS,

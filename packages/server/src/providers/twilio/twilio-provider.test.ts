@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MessagingProvider, ProviderSendRequest } from '@switchboard/provider-kit';
-import { isProviderError, MemoryProviderStateStore } from '@switchboard/provider-kit';
+import {
+  isProviderError,
+  MemoryProviderLeases,
+  MemoryProviderStateStore,
+} from '@switchboard/provider-kit';
 import {
   describeProviderConformance,
   type IngressRelay,
@@ -391,6 +395,7 @@ describe('the Twilio adapter against the fake Twilio', () => {
     await restarted.start({
       sink: async () => {},
       state,
+      leases: new MemoryProviderLeases().holder('restarted'),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       webhookUrl: setup.relay.url,
     });

@@ -33,3 +33,18 @@ export const providerEventReceipts = sqliteTable(
     index('provider_event_receipts_received_at_idx').on(table.receivedAt),
   ],
 );
+
+/**
+ * Leases of provider instances on something only one process may hold at a time (the socket of a
+ * WhatsApp number): the holder and until when, renewed while held, free once expired.
+ */
+export const providerLeases = sqliteTable(
+  'provider_leases',
+  {
+    instanceId: instanceIdColumn(),
+    name: text('name').notNull(),
+    holder: text('holder').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.instanceId, table.name] })],
+);

@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import type { ProviderStateRepository } from '../provider-state-repository';
 import type { SqliteExecutor } from './executor';
@@ -8,6 +8,9 @@ import { providerState } from './schema-provider-state';
 function keyStartsWith(prefix: string): SQL {
   return sql`instr(${providerState.key}, ${prefix}) = 1`;
 }
+
+/** Keys read per statement: well under SQLite's limit of bound parameters. */
+const KEYS_PER_READ = 500;
 
 /** {@link ProviderStateRepository} on SQLite. */
 export class SqliteProviderStateRepository implements ProviderStateRepository {
@@ -38,6 +41,59 @@ export class SqliteProviderStateRepository implements ProviderStateRepository {
           set: { value: sealed },
         })
         .run();
+    });
+  }
+
+  getMany(instanceId: string, keys: readonly string[]): Promise<Map<string, string>> {
+    return this.run((db) => {
+      const found = new Map<string, string>();
+      for (let start = 0; start < keys.length; start += KEYS_PER_READ) {
+        const rows = db
+          .select({ key: providerState.key, value: providerState.value })
+          .from(providerState)
+          .where(
+            and(
+              eq(providerState.instanceId, instanceId),
+              inArray(providerState.key, keys.slice(start, start + KEYS_PER_READ)),
+            ),
+          )
+          .all();
+        for (const row of rows) found.set(row.key, this.cipher.decrypt(row.value));
+      }
+      return found;
+    });
+  }
+
+  setMany(instanceId: string, changes: ReadonlyMap<string, string | null>): Promise<void> {
+    const sealed = [...changes].map(
+      ([key, value]) => [key, value === null ? null : this.cipher.encrypt(value)] as const,
+    );
+    return this.run((db) => {
+      // A savepoint: its own transaction outside one, nested inside an open one. A batch is
+      // never half-written either way.
+      db.run(sql`SAVEPOINT provider_state_batch`);
+      try {
+        for (const [key, value] of sealed) {
+          if (value === null) {
+            db.delete(providerState)
+              .where(and(eq(providerState.instanceId, instanceId), eq(providerState.key, key)))
+              .run();
+          } else {
+            db.insert(providerState)
+              .values({ instanceId, key, value })
+              .onConflictDoUpdate({
+                target: [providerState.instanceId, providerState.key],
+                set: { value },
+              })
+              .run();
+          }
+        }
+      } catch (error) {
+        db.run(sql`ROLLBACK TO provider_state_batch`);
+        db.run(sql`RELEASE provider_state_batch`);
+        throw error;
+      }
+      db.run(sql`RELEASE provider_state_batch`);
     });
   }
 

@@ -25,6 +25,7 @@ import { SqliteMessageRepository } from './sqlite-message-repository';
 import { SqliteNumberRepository } from './sqlite-number-repository';
 import { SqliteOptOutRepository } from './sqlite-opt-out-repository';
 import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
+import { SqliteProviderLeaseRepository } from './sqlite-provider-lease-repository';
 import { SqliteProviderStateRepository } from './sqlite-provider-state-repository';
 import { SqliteServerSecretRepository } from './sqlite-server-secret-repository';
 import { SqliteSignupCodeRepository } from './sqlite-signup-code-repository';
@@ -46,6 +47,7 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     messageReactions: new SqliteMessageReactionRepository(run),
     capabilityCache: new SqliteCapabilityCacheRepository(run),
     providerState: new SqliteProviderStateRepository(run, cipher),
+    providerLeases: new SqliteProviderLeaseRepository(run),
     events: new SqliteEventRepository(run),
     webhooks: new SqliteWebhookRepository(run, cipher),
     deliveries: new SqliteDeliveryRepository(run, cipher),
@@ -161,6 +163,7 @@ export class SqliteStore implements Store {
   readonly messageReactions;
   readonly capabilityCache;
   readonly providerState;
+  readonly providerLeases;
   readonly events;
   readonly webhooks;
   readonly deliveries;
@@ -206,6 +209,7 @@ export class SqliteStore implements Store {
     this.messageReactions = repos.messageReactions;
     this.capabilityCache = repos.capabilityCache;
     this.providerState = repos.providerState;
+    this.providerLeases = repos.providerLeases;
     this.events = repos.events;
     this.webhooks = repos.webhooks;
     this.deliveries = repos.deliveries;

@@ -1,0 +1,387 @@
+import { createHash } from 'node:crypto';
+import type { Channel } from '@switchboard/contract';
+import type {
+  MessagingProvider,
+  ProviderAvailability,
+  ProviderAvailabilityRequest,
+  ProviderChat,
+  ProviderChatRequest,
+  ProviderCreateGroupRequest,
+  ProviderDestination,
+  ProviderEditRequest,
+  ProviderHealth,
+  ProviderLogger,
+  ProviderParticipant,
+  ProviderParticipantRequest,
+  ProviderReactRequest,
+  ProviderRenameGroupRequest,
+  ProviderSendRequest,
+  ProviderSendResult,
+  ProviderStartContext,
+  ProviderTypingRequest,
+  ProviderUnsendRequest,
+} from '@switchboard/provider-kit';
+import {
+  healthWarning,
+  OrderedEventDelivery,
+  ProviderError,
+  SinkUnavailableError,
+} from '@switchboard/provider-kit';
+import type { GroupMetadata, GroupParticipant, WAMessage, WAMessageKey } from 'baileys';
+import { outboundParts, reactionEmoji } from './baileys-outbound';
+import { BaileysSessions } from './baileys-sessions';
+import type { BaileysSocket } from './baileys-socket';
+import { addressOfJid, isGroupJid, isLidJid, jidOfAddress, jidToPhone, phoneToJid } from './jids';
+import type { SessionSettings } from './whatsapp-socket-session';
+
+/** The adapter name. */
+export const BAILEYS_PROVIDER = 'baileys';
+/** The channels the adapter serves. */
+export const BAILEYS_CHANNELS: readonly Channel[] = ['whatsapp'];
+
+/** Everything a Baileys instance is made of. */
+export interface BaileysProviderOptions {
+  /** The instance's friendly name. */
+  instanceName: string;
+  /** Session settings: sockets, versions, timings. */
+  settings: SessionSettings;
+}
+
+/** A failure of a Baileys call, as a provider error (a Boom carries WhatsApp's status). */
+function upstreamError(error: unknown, action: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const status = (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
+  return new ProviderError('PROVIDER_TIMEOUT', `WhatsApp did not ${action}: ${String(error)}`, {
+    channel: 'whatsapp',
+    retryable: true,
+    ...(status === undefined ? {} : { providerCode: String(status) }),
+    cause: error,
+  });
+}
+
+/**
+ * The WhatsApp message id of one part of a send attempt: WhatsApp Web's `3EB0` form, from a hash
+ * of the attempt id, so the same attempt always sends the same ids.
+ */
+function attemptMessageId(attemptId: string, part: number): string {
+  const hash = createHash('sha256').update(`${attemptId}:${part}`).digest('hex');
+  return `3EB0${hash.slice(0, 18).toUpperCase()}`;
+}
+
+function participantOf(member: GroupParticipant): ProviderParticipant {
+  const phone = member.phoneNumber ?? (isLidJid(member.id) ? undefined : member.id);
+  return {
+    handle: phone ?? member.id,
+    isPhoneResolved: phone !== undefined && jidToPhone(phone) !== undefined,
+    admin: member.admin ?? null,
+  };
+}
+
+function chatOf(metadata: GroupMetadata, ownJid: string | undefined): ProviderChat {
+  return {
+    chatId: metadata.id,
+    channel: 'whatsapp',
+    isGroup: true,
+    name: metadata.subject,
+    participants: metadata.participants
+      .filter((member) => !ownJid || (member.phoneNumber ?? member.id) !== ownJid)
+      .map(participantOf),
+  };
+}
+
+function chatJidOf(to: ProviderDestination): string {
+  return to.type === 'chat' ? to.chatId : jidOfAddress(to.address);
+}
+
+/**
+ * WhatsApp through Baileys (linked devices): one socket per owned number, paired by QR or
+ * pairing code, with the auth state in the gateway's encrypted state store. Sends text with
+ * mentions and quotes, media with captions and voice notes, reactions, presence and groups;
+ * reports messages, receipts, reactions, edits, revokes, presence, group changes and `@lid`
+ * resolutions. Edits and unsends are refused (the spec has them on iMessage only).
+ */
+export class BaileysProvider implements MessagingProvider {
+  readonly provider = BAILEYS_PROVIDER;
+  readonly channels = BAILEYS_CHANNELS;
+  readonly instanceName: string;
+  readonly whatsappSessions: BaileysSessions;
+  readonly #settings: SessionSettings;
+  #delivery: OrderedEventDelivery | undefined;
+
+  /** An instance; nothing connects until `start`. */
+  constructor(options: BaileysProviderOptions) {
+    this.instanceName = options.instanceName;
+    this.#settings = options.settings;
+    this.whatsappSessions = new BaileysSessions(options.settings);
+  }
+
+  async start(context: ProviderStartContext): Promise<void> {
+    this.#delivery = new OrderedEventDelivery(context.sink, context.logger, {
+      attempts: 5,
+      retryDelaysMs: [250, 1000, 5000],
+      retryIf: (error) => error instanceof SinkUnavailableError,
+      rememberIds: 2000,
+    });
+    this.whatsappSessions.attach({
+      state: context.state,
+      leases: context.leases,
+      delivery: this.#delivery,
+      logger: context.logger,
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.whatsappSessions.stopAll();
+    this.#delivery?.close();
+  }
+
+  async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
+    if (request.channel !== 'whatsapp') {
+      throw ProviderError.channelNotSupported(request.channel, 'Sending');
+    }
+    const session = this.whatsappSessions.sessionOf(request.from);
+    const done = await session.memory.recallSend<ProviderSendResult>(request.attemptId);
+    if (done) return done;
+    const socket = session.connectedSocket();
+    const jid = chatJidOf(request.to);
+    const reply = request.replyTo;
+    const quoted = reply
+      ? await this.#quoted(reply.externalId, reply.conversation, reply.fromMe, session.memory)
+      : undefined;
+    const parts = outboundParts(request);
+    const sent: { id: string; kind: 'text' | 'attachment' }[] = [];
+    for (const [index, part] of parts.entries()) {
+      let message: WAMessage | undefined;
+      try {
+        // The id is derived from the attempt: a send re-driven after a crash reuses it, and
+        // WhatsApp's devices show one message per id.
+        message = await socket.sendMessage(jid, part.content, {
+          messageId: attemptMessageId(request.attemptId, index),
+          ...(index === 0 && quoted ? { quoted } : {}),
+        });
+      } catch (error) {
+        if (sent.length === 0) throw upstreamError(error, 'take the message');
+        // Parts already sent cannot be taken back: the rest is reported failed by its status.
+        this.#logger().warn(
+          { err: error, messageId: request.messageId },
+          'a part of a send failed',
+        );
+        break;
+      }
+      const id = message?.key.id;
+      if (!message || !id) throw upstreamError(new Error('no message key'), 'take the message');
+      await session.memory.remember(message);
+      sent.push({ id, kind: part.kind });
+    }
+    const first = sent.find((part) => part.kind === 'text') ?? sent[0];
+    if (!first) throw upstreamError(new Error('nothing to send'), 'take the message');
+    // sendMessage resolves once the server took the message: that is `sent`.
+    for (const part of sent) {
+      this.#delivery?.fire({
+        kind: 'message.status',
+        channel: 'whatsapp',
+        occurredAt: new Date(this.#settings.clock.now()),
+        externalId: part.id,
+        status: 'sent',
+        attemptId: request.attemptId,
+        upstreamEventId: `status:${part.id}:sent`,
+      });
+    }
+    const result: ProviderSendResult = {
+      externalId: first.id,
+      chatId: jid,
+      ...(sent.length > 1
+        ? { parts: sent.map((part) => ({ externalId: part.id, kind: part.kind })) }
+        : {}),
+    };
+    await session.memory.rememberSend(request.attemptId, result);
+    return result;
+  }
+
+  async edit(request: ProviderEditRequest): Promise<void> {
+    throw ProviderError.channelNotSupported(request.channel, 'Editing a message');
+  }
+
+  async unsend(request: ProviderUnsendRequest): Promise<void> {
+    throw ProviderError.channelNotSupported(request.channel, 'Unsending a message');
+  }
+
+  async react(request: ProviderReactRequest): Promise<void> {
+    const session = this.whatsappSessions.sessionOf(request.from);
+    const socket = session.connectedSocket();
+    const jid = chatJidOf(request.message.conversation);
+    const key: WAMessageKey = {
+      remoteJid: jid,
+      id: request.message.externalId,
+      fromMe: request.message.fromMe,
+      ...(isGroupJid(jid) && request.message.author && !request.message.fromMe
+        ? { participant: jidOfAddress(request.message.author) }
+        : {}),
+    };
+    const text = request.remove ? '' : reactionEmoji(request.reaction);
+    await socket.sendMessage(jid, { react: { text, key } }).catch((error: unknown) => {
+      throw upstreamError(error, 'take the reaction');
+    });
+  }
+
+  async typing(request: ProviderTypingRequest): Promise<void> {
+    const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    await socket
+      .sendPresenceUpdate(
+        request.status === 'start' ? 'composing' : 'paused',
+        chatJidOf(request.to),
+      )
+      .catch((error: unknown) => {
+        throw upstreamError(error, 'take the presence');
+      });
+  }
+
+  async markRead(request: ProviderChatRequest): Promise<void> {
+    throw ProviderError.channelNotSupported(request.channel, 'Marking a chat read');
+  }
+
+  async markUnread(request: ProviderChatRequest): Promise<void> {
+    throw ProviderError.channelNotSupported(request.channel, 'Marking a chat unread');
+  }
+
+  async createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat> {
+    const name = request.name?.trim();
+    if (!name) throw new ProviderError('NAME_REQUIRED', 'A WhatsApp group needs a name');
+    if (request.participants.length === 0) {
+      throw new ProviderError('VALIDATION_ERROR', 'A group needs at least one participant');
+    }
+    const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    const metadata = await socket
+      .groupCreate(name, request.participants.map(jidOfAddress))
+      .catch((error: unknown) => {
+        throw upstreamError(error, 'create the group');
+      });
+    return chatOf(metadata, phoneToJid(request.from));
+  }
+
+  async getChat(request: ProviderChatRequest): Promise<ProviderChat | null> {
+    if (!isGroupJid(request.chatId)) {
+      const address = addressOfJid(request.chatId);
+      return {
+        chatId: request.chatId,
+        channel: 'whatsapp',
+        isGroup: false,
+        participants: [
+          {
+            handle: request.chatId,
+            isPhoneResolved: jidToPhone(request.chatId) !== undefined && address.startsWith('+'),
+            admin: null,
+          },
+        ],
+      };
+    }
+    const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    try {
+      return chatOf(await socket.groupMetadata(request.chatId), phoneToJid(request.from));
+    } catch (error) {
+      const status = (error as { output?: { statusCode?: number } }).output?.statusCode;
+      if (status === 404 || status === 403) return null;
+      throw upstreamError(error, 'answer the group metadata');
+    }
+  }
+
+  async renameGroup(request: ProviderRenameGroupRequest): Promise<void> {
+    const socket = this.#groupSocket(request);
+    await socket.groupUpdateSubject(request.chatId, request.name).catch((error: unknown) => {
+      throw upstreamError(error, 'rename the group');
+    });
+  }
+
+  async addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant> {
+    const jid = jidOfAddress(request.participant);
+    await this.#participants(request, jid, 'add');
+    return { handle: jid, isPhoneResolved: jidToPhone(jid) !== undefined, admin: null };
+  }
+
+  async removeParticipant(request: ProviderParticipantRequest): Promise<void> {
+    await this.#participants(request, jidOfAddress(request.participant), 'remove');
+  }
+
+  async leaveGroup(request: ProviderChatRequest): Promise<void> {
+    const socket = this.#groupSocket(request);
+    await socket.groupLeave(request.chatId).catch((error: unknown) => {
+      throw upstreamError(error, 'leave the group');
+    });
+  }
+
+  async checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability> {
+    const checkedAt = this.#settings.clock.now();
+    const session = this.whatsappSessions.connectedSession(request.from);
+    if (!session) return { address: request.address, channels: {}, checkedAt, transient: true };
+    const lookup = await this.whatsappSessions.isOnWhatsApp(session.phoneNumber, request.address);
+    return { address: request.address, channels: { whatsapp: lookup.exists }, checkedAt };
+  }
+
+  async health(): Promise<ProviderHealth> {
+    const down = this.whatsappSessions.disconnectedNumbers();
+    return {
+      status: down.length === 0 ? 'healthy' : 'degraded',
+      warnings:
+        down.length === 0
+          ? []
+          : [
+              {
+                ...healthWarning('whatsapp_session_disconnected'),
+                message: `WhatsApp sessions not connected: ${down.join(', ')}`,
+              },
+            ],
+      checkedAt: this.#settings.clock.now(),
+    };
+  }
+
+  #groupSocket(request: ProviderChatRequest): BaileysSocket {
+    if (!isGroupJid(request.chatId)) {
+      throw new ProviderError('VALIDATION_ERROR', `${request.chatId} is not a WhatsApp group`);
+    }
+    return this.whatsappSessions.sessionOf(request.from).connectedSocket();
+  }
+
+  async #participants(
+    request: ProviderParticipantRequest,
+    jid: string,
+    action: 'add' | 'remove',
+  ): Promise<void> {
+    const socket = this.#groupSocket(request);
+    const results = await socket
+      .groupParticipantsUpdate(request.chatId, [jid], action)
+      .catch((error: unknown) => {
+        throw upstreamError(error, `${action} the participant`);
+      });
+    const status = results[0]?.status;
+    if (status !== '200') {
+      throw new ProviderError(
+        status === '404'
+          ? 'NOT_FOUND'
+          : status === '403'
+            ? 'INVALID_RECIPIENT'
+            : 'VALIDATION_ERROR',
+        `WhatsApp refused to ${action} ${request.participant} (status ${status ?? 'none'})`,
+        { channel: 'whatsapp', ...(status ? { providerCode: status } : {}) },
+      );
+    }
+  }
+
+  async #quoted(
+    externalId: string,
+    conversation: ProviderDestination,
+    fromMe: boolean,
+    memory: { recall(id: string): Promise<WAMessage | undefined> },
+  ): Promise<WAMessage> {
+    const kept = await memory.recall(externalId);
+    if (kept) return kept;
+    // Not kept (older than the TTL): quote by key alone, which WhatsApp shows without preview.
+    return {
+      key: { remoteJid: chatJidOf(conversation), id: externalId, fromMe },
+      message: { conversation: '' },
+    };
+  }
+
+  #logger(): ProviderLogger {
+    return this.whatsappSessions.logger();
+  }
+}
