@@ -138,7 +138,10 @@ export class FakeWhatsAppNetwork {
   readonly #media = new Map<string, Uint8Array>();
   #device = 10;
 
-  /** A network on `clock` (QR rotation, receipts). */
+  /**
+   * A network on `clock` (QR rotation, receipts). With `everyone`, every number is on WhatsApp
+   * (for manual trials); otherwise only the users added.
+   */
   constructor(
     readonly clock: TimerClock,
     readonly options: {
@@ -146,6 +149,7 @@ export class FakeWhatsAppNetwork {
       firstQrMs?: number;
       nextQrMs?: number;
       receiptDelayMs?: number;
+      everyone?: boolean;
     } = {},
   ) {}
 
@@ -171,7 +175,9 @@ export class FakeWhatsAppNetwork {
 
   /** The user with this number, if on WhatsApp. */
   user(phoneNumber: string): FakeWhatsAppUser | undefined {
-    return this.#users.get(digits(phoneNumber));
+    const known = this.#users.get(digits(phoneNumber));
+    if (known || !this.options.everyone || !/^\d{8,15}$/.test(digits(phoneNumber))) return known;
+    return { phoneNumber: `+${digits(phoneNumber)}`, lid: `9${digits(phoneNumber)}@lid` };
   }
 
   /** The sockets open now (not ended). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, startWorkers } from './app';
+import { type BuildAppOverrides, buildApp, startWorkers } from './app';
 import type { Config } from './config';
 import { claimServerLock, StartupError } from './server-lock';
 import { isPostgresUrl } from './store/open-store';
@@ -29,15 +29,20 @@ function listenError(error: unknown, config: Config): unknown {
 /**
  * Starts the server and shuts it down gracefully on SIGTERM or SIGINT: stop accepting
  * connections, let in-flight requests finish, stop the workers, close the database, exit 0. A
- * second signal, or a shutdown slower than `SHUTDOWN_TIMEOUT_MS`, exits 1 at once.
+ * second signal, or a shutdown slower than `SHUTDOWN_TIMEOUT_MS`, exits 1 at once. `overrides`
+ * replaces the adapters (the `fake:whatsapp` manual tool runs Baileys on a fake WhatsApp).
  */
-export async function runServer(config: Config): Promise<FastifyInstance> {
+export async function runServer(
+  config: Config,
+  overrides: Pick<BuildAppOverrides, 'providerRegistry'> = {},
+): Promise<FastifyInstance> {
   // Configuration is loaded; then the database (one server per SQLite file), its migrations, the
   // port, and only then recovery, workers and providers: a start that fails touches nothing.
   const lock = usesLockFile(config.databaseUrl) ? claimServerLock(config.databaseUrl) : undefined;
   let app: FastifyInstance;
   try {
     app = await buildApp(config, {
+      ...overrides,
       startWorkers: false,
       ...(lock ? { onClosed: () => lock.release() } : {}),
     });
