@@ -294,21 +294,27 @@ export class FakeWhatsAppNetwork {
     });
   }
 
-  /** Someone changes a group's members. */
+  /**
+   * Someone changes a group's members. With `byLid`, the members are named by their `@lid` alone
+   * (WhatsApp sends no phone number beside them).
+   */
   async groupParticipants(
     to: string,
     groupId: string,
     author: string,
     action: 'add' | 'remove' | 'promote' | 'demote',
     members: readonly string[],
+    byLid = false,
   ): Promise<void> {
     this.socketOf(to).emit('group-participants.update', {
       id: groupId,
       author: `${digits(author)}@${USER_SERVER}`,
-      participants: members.map((member) => ({
-        id: `${digits(member)}@${USER_SERVER}`,
-        phoneNumber: `${digits(member)}@${USER_SERVER}`,
-      })),
+      participants: members.map((member) => {
+        const lid = this.user(member)?.lid;
+        if (byLid && lid) return { id: lid };
+        const jid = `${digits(member)}@${USER_SERVER}`;
+        return { id: jid, phoneNumber: jid };
+      }),
       action,
     });
   }

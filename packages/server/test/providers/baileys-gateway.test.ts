@@ -2,7 +2,9 @@ import type {
   Instance,
   Message,
   QrCode,
+  SignupCodes,
   SwitchboardEvent,
+  WhatsAppChat,
   WhatsAppSessionState,
   WhatsAppStatusData,
 } from '@switchboard/contract';
@@ -19,6 +21,8 @@ import { buildTestApp, type TestApp, tempDir } from '../support/test-app';
 const WA = '+14155550170';
 const CONTACT = '+14155550171';
 const MEMBER = '+14155550172';
+const NEWCOMER = '+14155550173';
+const NEWCOMER_LID = '90000000000173@lid';
 const PATH = `/v1/whatsapp/numbers/${WA.slice(1)}`;
 
 /** WhatsApp itself, shared by every server built on it (as the real one outlives restarts). */
@@ -26,7 +30,8 @@ function whatsapp(): FakeWhatsAppNetwork {
   return new FakeWhatsAppNetwork(systemTimerClock, { receiptDelayMs: 5 })
     .addUser({ phoneNumber: WA, lid: '90000000000170@lid' })
     .addUser({ phoneNumber: CONTACT, lid: '90000000000171@lid' })
-    .addUser({ phoneNumber: MEMBER, lid: '90000000000172@lid' });
+    .addUser({ phoneNumber: MEMBER, lid: '90000000000172@lid' })
+    .addUser({ phoneNumber: NEWCOMER, lid: NEWCOMER_LID });
 }
 
 /** The gateway with the built-in adapters, Baileys on the fake socket, on `dir`'s database. */
@@ -135,6 +140,18 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
     const inbound = await observed.both(ofType('message.inbound'));
     expect(inbound.data).toMatchObject({ from: CONTACT, channel: 'whatsapp' });
 
+    // A verification code sent to the number is kept for the signup-codes endpoint.
+    await network.receive(WA, { from: '+14155550199', text: 'Your WhatsApp code: 123-456' });
+    const codes = await eventually(async () => {
+      const listed = await acme.ok<SignupCodes>('GET', `${PATH}/signup-codes`);
+      return listed.codes.length > 0 ? listed : undefined;
+    });
+    expect(codes.codes[0]).toMatchObject({
+      code: '123456',
+      channel: 'whatsapp',
+      from: '+14155550199',
+    });
+
     // A group: created through the socket, then a message into it.
     const group = await acme.ok<{ chatId: string }>(
       'POST',
@@ -144,6 +161,28 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
     );
     expect(group.chatId).toMatch(/@g\.us$/);
     expect(network.group(group.chatId)?.subject).toBe('Team');
+
+    // A member added by someone else, known by @lid only, resolved when WhatsApp maps it.
+    const chatUrl = `/v1/chats/${encodeURIComponent(group.chatId)}`;
+    await network.groupParticipants(WA, group.chatId, CONTACT, 'add', [NEWCOMER], true);
+    const unresolved = { handle: NEWCOMER_LID, isPhoneResolved: false, admin: null };
+    await eventually(async () => {
+      const chat = await acme.ok<WhatsAppChat>('GET', chatUrl);
+      return chat.participants.some((p) => p.handle === NEWCOMER_LID) ? chat : undefined;
+    }).then((chat) => expect(chat.participants).toContainEqual(unresolved));
+    await network.resolveLid(WA, NEWCOMER);
+    const resolved = await eventually(async () => {
+      const chat = await acme.ok<WhatsAppChat>('GET', chatUrl);
+      return chat.participants.some((p) => p.handle === '14155550173@s.whatsapp.net')
+        ? chat
+        : undefined;
+    });
+    expect(resolved.participants).toContainEqual({
+      handle: '14155550173@s.whatsapp.net',
+      isPhoneResolved: true,
+      admin: null,
+    });
+    expect(resolved.participants.some((p) => p.handle === NEWCOMER_LID)).toBe(false);
 
     // Restart: the stored (encrypted) credentials reconnect without a QR code.
     await t.close();
