@@ -12,6 +12,8 @@ import { correlationIdOf, requestIdOf } from './http/request-ids';
 import { createLogger } from './logging/logger';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 import type { RateLimitStore } from './rate-limit/rate-limit-store';
+import { RedisConnection } from './redis/redis-connection';
+import { RedisRateLimitStore } from './redis/redis-rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
@@ -41,6 +43,9 @@ export interface BuildAppOverrides {
   /** Called once the app closed and its store is closed (the server gives up its lock). */
   onClosed?: () => void;
 }
+
+/** How long the start waits for Redis before going on without it. */
+const REDIS_CONNECT_WAIT_MS = 2_000;
 
 /**
  * Builds the whole Switchboard app, ready to serve, without listening: open and migrate the
@@ -73,7 +78,21 @@ export async function buildApp(
       encryptionKey: config.encryptionKey,
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
     });
-  const rateLimitStore = overrides.rateLimitStore ?? new MemoryRateLimitStore(clock);
+  // Redis is optional: without it the rate limit and the event bus stay in this process.
+  const redis = config.redisUrl ? new RedisConnection(config.redisUrl, app.log) : undefined;
+  if (redis && !(await redis.ready(REDIS_CONNECT_WAIT_MS))) {
+    app.log.warn({}, 'redis did not answer at start: going on without it until it does');
+  }
+  const rateLimitStore =
+    overrides.rateLimitStore ??
+    (redis
+      ? new RedisRateLimitStore(
+          redis,
+          config.redisKeyPrefix,
+          new MemoryRateLimitStore(clock),
+          clock,
+        )
+      : new MemoryRateLimitStore(clock));
   const workers = new Workers();
   app.decorate('config', config);
   app.decorate('store', store);
@@ -83,6 +102,7 @@ export async function buildApp(
     createServices(store, clock, config, {
       ...(overrides.webhookResolver ? { webhookResolver: overrides.webhookResolver } : {}),
       ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
+      ...(redis ? { redis } : {}),
     }),
   );
   app.decorate('workers', workers);
@@ -92,6 +112,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     for (const error of await workers.stopAll()) app.log.error({ err: error }, 'worker failed');
     await rateLimitStore.close();
+    await redis?.close();
     if (!overrides.store) await store.close();
     overrides.onClosed?.();
   });

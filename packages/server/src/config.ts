@@ -32,6 +32,13 @@ const EnvSchema = z.object({
     z.string().min(16, 'must be at least 16 characters (use a long random value)').optional(),
   ),
   RATE_LIMIT_PER_MINUTE: env(integer(1).default(100)),
+  REDIS_URL: env(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  REDIS_KEY_PREFIX: env(z.string().min(1).default('switchboard:')),
   LOG_LEVEL: env(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -119,6 +126,13 @@ export interface Config {
   adminToken: string | undefined;
   /** Requests per API key per one-minute window. */
   rateLimitPerMinute: number;
+  /**
+   * Redis, shared by the server processes of one deployment (the rate limit and the event
+   * stream's bus); unset: both stay in this process.
+   */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so deployments can share one Redis. */
+  redisKeyPrefix: string;
   /** pino log level. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
@@ -233,6 +247,8 @@ export function loadConfig(
     ),
     adminToken: e.SWITCHBOARD_ADMIN_TOKEN,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       publicBaseUrl: 'http://127.0.0.1:3000',
       adminToken: undefined,
       rateLimitPerMinute: 100,
+      redisUrl: undefined,
+      redisKeyPrefix: 'switchboard:',
       logLevel: 'info',
       bodyLimitBytes: 26_214_400,
       shutdownTimeoutMs: 10_000,

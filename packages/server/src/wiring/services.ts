@@ -20,6 +20,8 @@ import { EventStreamHub } from '../events/event-stream-hub';
 import { StreamReplay } from '../events/stream-replay';
 import { MediaEngine } from '../media/media-engine';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
+import type { RedisConnection } from '../redis/redis-connection';
+import { RedisEventBus } from '../redis/redis-event-bus';
 import type { Store } from '../store/store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { type ChatServices, createChatServices } from './chat-services';
@@ -98,6 +100,8 @@ export interface ServiceOverrides {
   webhookResolver?: HostResolver;
   /** The provider adapters (default: the built-in ones). */
   providerRegistry?: ProviderRegistry;
+  /** The deployment's Redis (`REDIS_URL`): the event bus goes through it, and health checks it. */
+  redis?: RedisConnection;
 }
 
 /** Creates every service over one store, clock and configuration. */
@@ -107,7 +111,10 @@ export function createServices(
   config: Config,
   overrides: ServiceOverrides = {},
 ): Services {
-  const events = new EventService(clock, new InProcessEventBus());
+  const bus = overrides.redis
+    ? new RedisEventBus(overrides.redis, config.redisKeyPrefix, overrides.redis.logger)
+    : new InProcessEventBus();
+  const events = new EventService(clock, bus);
   const callbacks = new CallbackService(store, clock);
   const eventStreams = new EventStreamHub(events.bus, {
     heartbeatMs: config.sseHeartbeatMs,
@@ -167,7 +174,10 @@ export function createServices(
     }),
     ingress: new IngressService(store, messaging.providers),
     numbers: new NumberService(store, clock),
-    health: new HealthService(store, clock, { media: mediaEngine }),
+    health: new HealthService(store, clock, {
+      media: mediaEngine,
+      ...(overrides.redis ? { redis: () => (overrides.redis as RedisConnection).ping() } : {}),
+    }),
     events,
     eventStreams,
     streamReplay: new StreamReplay(store.events, clock, config.sseReplayWindowMs),
