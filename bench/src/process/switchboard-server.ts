@@ -7,6 +7,24 @@ import { NodeChild, waitForHttpOk, waitForPortOpen } from './node-child';
 /** The operator token the harness sets, to seed through the admin API. */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
+/** Prefix of the harness's variables handed to the server without it (A/B runs of a setting). */
+const PASS_THROUGH_PREFIX = 'BENCH_SERVER_';
+
+/**
+ * The server settings given to the harness as `BENCH_SERVER_<NAME>=value`, as `<NAME>=value`:
+ * `BENCH_SERVER_SQLITE_CHECKPOINT_INTERVAL_MS=0 pnpm bench --only=end-to-end` measures one
+ * setting against another.
+ */
+function serverEnvFromHarness(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith(PASS_THROUGH_PREFIX) && value !== undefined) {
+      env[name.slice(PASS_THROUGH_PREFIX.length)] = value;
+    }
+  }
+  return env;
+}
+
 /** How to start the server. */
 export interface SwitchboardServerOptions {
   /** The SQLite database file (created and migrated when missing). */
@@ -67,6 +85,7 @@ export class SwitchboardServer {
         SWITCHBOARD_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         LOG_LEVEL: 'warn',
+        ...serverEnvFromHarness(),
         ...options.env,
       },
     });

@@ -77,6 +77,7 @@ export async function buildApp(
     openStore(config.databaseUrl, {
       encryptionKey: config.encryptionKey,
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
+      backgroundCheckpointMs: config.sqliteCheckpointIntervalMs,
     });
   // Redis is optional: without it the rate limit and the event bus stay in this process.
   const redis = config.redisUrl ? new RedisConnection(config.redisUrl, app.log) : undefined;

@@ -94,6 +94,7 @@ const EnvSchema = z.object({
   PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
+  SQLITE_CHECKPOINT_INTERVAL_MS: env(integer(0).default(250)),
   FFMPEG_PATH: env(z.string().optional()),
   FFPROBE_PATH: env(z.string().optional()),
   MEDIA_TRANSCODE_CONCURRENCY: env(integer(0, 256).default(0)),
@@ -182,6 +183,11 @@ export interface Config {
   ingressDedupeRetentionMs: number;
   /** How long a write waits for another process's lock on the SQLite file before a 503. */
   sqliteBusyTimeoutMs: number;
+  /**
+   * How often the server checkpoints the SQLite WAL from a worker thread (its own connection),
+   * keeping checkpoints off the committing connection; 0: SQLite's own automatic checkpoints.
+   */
+  sqliteCheckpointIntervalMs: number;
   /** How long a send waits for a reachability answer before accepting and routing later. */
   reachabilityBudgetMs: number;
   /** How long messages wait for an unreachable upstream, retried with backoff, before failing. */
@@ -272,6 +278,7 @@ export function loadConfig(
     ingressBodyLimitBytes: e.INGRESS_BODY_LIMIT_BYTES,
     ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
+    sqliteCheckpointIntervalMs: e.SQLITE_CHECKPOINT_INTERVAL_MS,
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,

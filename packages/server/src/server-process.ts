@@ -50,13 +50,8 @@ export async function runServer(
     lock?.release();
     throw error;
   }
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await app.close();
-    throw listenError(error, config);
-  }
-  // Signals are handled from the moment the port is bound, workers starting or not.
+  // Signals are handled from before the port is bound: a signal that arrives while it binds (a
+  // supervisor stopping a server that just logged it is listening) still shuts down cleanly.
   let shuttingDown = false;
   const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
     if (shuttingDown) {
@@ -81,6 +76,12 @@ export async function runServer(
   };
   process.on('SIGTERM', (signal) => void shutdown(signal));
   process.on('SIGINT', (signal) => void shutdown(signal));
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, config);
+  }
   // Holding the SQLite lock, this is the only server on the database.
   await startWorkers(app, { exclusive: lock !== undefined });
   if (config.webhookAllowPrivateUrls) {

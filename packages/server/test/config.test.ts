@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       ingressBodyLimitBytes: 5_242_880,
       ingressDedupeRetentionMs: 2_592_000_000,
       sqliteBusyTimeoutMs: 5000,
+      sqliteCheckpointIntervalMs: 250,
       reachabilityBudgetMs: 2000,
       providerRetryWindowMs: 3_600_000,
       providerRetryBaseMs: 5000,

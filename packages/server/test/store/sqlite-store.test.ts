@@ -1,8 +1,75 @@
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { tempDir } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 import { describeStoreConformance } from './store-conformance';
 
 describeStoreConformance('SQLite', async () => openSqliteStore(join(tempDir(), 'store.db')));
 
 describeStoreConformance('SQLite in memory', async () => openSqliteStore(':memory:'));
+
+describeStoreConformance('SQLite with background checkpoints', async () =>
+  openSqliteStore(join(tempDir(), 'store.db'), { backgroundCheckpointMs: 20 }),
+);
+
+describe('WAL checkpoints on a worker thread', () => {
+  /** What the database file holds without its WAL: only what a checkpoint copied back. */
+  function checkpointedKeys(path: string): string[] {
+    const copy = `${path}.copy`;
+    copyFileSync(path, copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      const table = db
+        .prepare("select name from sqlite_master where name = 'provider_state'")
+        .get();
+      if (!table) return [];
+      return (db.prepare('select key from provider_state').all() as { key: string }[]).map(
+        (row) => row.key,
+      );
+    } finally {
+      db.close();
+      rmSync(copy, { force: true });
+    }
+  }
+
+  async function storeWithOneKey(backgroundCheckpointMs: number) {
+    const path = join(tempDir(), 'store.db');
+    const store = openSqliteStore(path, { backgroundCheckpointMs });
+    await store.instances.insert({
+      id: 'i1',
+      name: 'i1',
+      provider: 'simulator',
+      channels: ['sms'],
+      config: {},
+      enabled: true,
+      ingressToken: 'ingr_x',
+      updatedAt: new Date(0),
+      deletedAt: null,
+      healthStatus: 'unknown',
+      healthWarnings: [],
+      healthCheckedAt: null,
+      createdAt: new Date(0),
+    });
+    await store.providerState.set('i1', 'written', 'v');
+    return { path, store };
+  }
+
+  it('copies commits back to the database file without the committing connection doing it', async () => {
+    const { path, store } = await storeWithOneKey(20);
+    await waitFor(() => (checkpointedKeys(path).includes('written') ? true : undefined), 3_000);
+    await store.close();
+    // The store is usable to the end and its file complete after closing.
+    expect(checkpointedKeys(path)).toEqual(['written']);
+  });
+
+  it('leaves the WAL to SQLite when turned off: a small write stays in the WAL until close', async () => {
+    const { path, store } = await storeWithOneKey(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(checkpointedKeys(path)).toEqual([]);
+    await store.close();
+    expect(checkpointedKeys(path)).toEqual(['written']);
+  });
+});

@@ -33,6 +33,7 @@ import { SqliteStoredAttachmentRepository } from './sqlite-stored-attachment-rep
 import { SqliteWebhookRepository } from './sqlite-webhook-repository';
 import { SqliteWhatsAppSessionRepository } from './sqlite-whatsapp-session-repository';
 import { withStatementCache } from './statement-cache';
+import { startWalCheckpointer } from './wal-checkpointer';
 
 function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
   return {
@@ -179,6 +180,7 @@ export class SqliteStore implements Store {
   readonly optOuts;
   readonly encryption: StoreEncryption;
   readonly #sqlite: Database.Database;
+  readonly #beforeClose: () => Promise<void>;
   readonly #orm: SqliteOrm;
   readonly #lock = new SerialLock();
   readonly #statements: TransactionStatements;
@@ -190,8 +192,13 @@ export class SqliteStore implements Store {
   #flushing = false;
 
   /** Wraps an open connection (see {@link openSqliteStore}); `key` encrypts its secrets. */
-  constructor(sqlite: Database.Database, key: ResolvedEncryptionKey) {
+  constructor(
+    sqlite: Database.Database,
+    key: ResolvedEncryptionKey,
+    beforeClose: () => Promise<void> = async () => undefined,
+  ) {
     this.#sqlite = sqlite;
+    this.#beforeClose = beforeClose;
     this.#orm = createOrm(withStatementCache(sqlite));
     this.#statements = new TransactionStatements(sqlite);
     this.#cipher = new FieldCipher(key.key);
@@ -404,8 +411,10 @@ export class SqliteStore implements Store {
     });
   }
 
-  close(): Promise<void> {
-    return this.#lock.run(() => {
+  async close(): Promise<void> {
+    await this.#beforeClose();
+    await this.#lock.run(() => {
+      // The last connection to close checkpoints the whole WAL into the database file.
       if (this.#sqlite.open) this.#sqlite.close();
     });
   }
@@ -420,6 +429,12 @@ export interface SqliteStoreOptions {
   encryptionKey?: string | undefined;
   /** How long a statement waits for another connection's lock (`SQLITE_BUSY_TIMEOUT_MS`). */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint the WAL on a worker thread every this many milliseconds instead of on the
+   * committing connection (`SQLITE_CHECKPOINT_INTERVAL_MS`); 0 or unset: SQLite's own automatic
+   * checkpoints. Only for a database file.
+   */
+  backgroundCheckpointMs?: number;
 }
 
 /**
@@ -439,5 +454,19 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     sqlite.close();
     throw error;
   }
-  return new SqliteStore(sqlite, key);
+  const intervalMs = options.backgroundCheckpointMs ?? 0;
+  if (intervalMs <= 0 || path === ':memory:') return new SqliteStore(sqlite, key);
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startWalCheckpointer(path, {
+    intervalMs,
+    onFailure: (error) => {
+      // The committing connection checkpoints again, as SQLite does by default.
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+      process.emitWarning(`${error.message}: checkpoints run on the main connection again`);
+    },
+  });
+  return new SqliteStore(sqlite, key, () => checkpointer.stop());
 }
+
+/** SQLite's default automatic checkpoint threshold, in WAL pages. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
