@@ -105,7 +105,11 @@ export class MessageEvents {
     correlationId: string,
     failure: { attemptedText: string; errorCode: string; errorMessage: string },
   ): Promise<void> {
-    const data: MessageEditFailedData = { ...(await this.#data(tx, message)), ...failure };
+    const { attemptedText, errorCode, errorMessage } = failure;
+    // The failure's fields take their places in the lifecycle data (keys keep their first
+    // position), then the attempted text, as the contract orders them.
+    const base = await this.#data(tx, { ...message, errorCode, errorMessage });
+    const data: MessageEditFailedData = { ...base, errorCode, errorMessage, attemptedText };
     await this.recorder.record(tx, {
       ...this.#envelope(message, correlationId),
       type: 'message.edit_failed',
@@ -122,28 +126,28 @@ export class MessageEvents {
     };
   }
 
+  /**
+   * The lifecycle data, built in the contract's key order (production serializes it as built; the
+   * test suite checks it against the validated bytes).
+   */
   async #data(tx: UnitOfWork, message: MessageRecord): Promise<MessageLifecycleData> {
-    const base = {
+    const chatKeyed = message.to === null && message.conversationId !== null;
+    const fragments = chatKeyed ? await this.chats.fragments(tx, message) : undefined;
+    return {
       messageId: message.id,
       externalMessageId: message.externalId,
       from: message.from,
+      ...(chatKeyed ? {} : { to: message.to ?? '' }),
+      ...(chatKeyed ? { conversationId: message.conversationId as string } : {}),
       text: message.text,
       channel: message.channel,
       metadata: message.metadata,
       status: message.status,
       ...(message.errorCode === null ? {} : { errorCode: message.errorCode }),
       ...(message.errorMessage === null ? {} : { errorMessage: message.errorMessage }),
+      ...(fragments ? { conversation: fragments.conversation, sender: fragments.sender } : {}),
       ...(message.direction === 'inbound' ? { direction: 'inbound' as const } : {}),
       ...(message.source === 'device' ? { source: 'device' as const } : {}),
     };
-    if (message.to === null && message.conversationId !== null) {
-      const fragments = await this.chats.fragments(tx, message);
-      return {
-        ...base,
-        conversationId: message.conversationId,
-        ...(fragments ? { conversation: fragments.conversation, sender: fragments.sender } : {}),
-      };
-    }
-    return { ...base, to: message.to ?? '' };
   }
 }

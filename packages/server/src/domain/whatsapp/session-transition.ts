@@ -119,16 +119,17 @@ function nextRecord(
   }
 }
 
+/** The `whatsapp.status` data, in the contract's key order. */
 function statusData(owner: SessionOwner, change: SessionChange): WhatsAppStatusData {
-  const base = { phoneNumber: owner.phoneNumber, customerId: owner.customerId };
+  const { phoneNumber, customerId } = owner;
   switch (change.state) {
     case 'qr_pending':
-      return { ...base, status: 'qr_pending', qrCode: change.qrCode };
+      return { phoneNumber, status: 'qr_pending', qrCode: change.qrCode, customerId };
     case 'connected':
-      return { ...base, status: 'connected', jid: change.jid };
+      return { phoneNumber, status: 'connected', jid: change.jid, customerId };
     case 'disconnected':
-      return { ...base, status: 'disconnected', disconnectReason: change.reason };
+      return { phoneNumber, status: 'disconnected', disconnectReason: change.reason, customerId };
     default:
-      return { ...base, status: change.state };
+      return { phoneNumber, status: change.state, customerId };
   }
 }
