@@ -31,7 +31,8 @@ import type { GroupMetadata, GroupParticipant, WAMessage, WAMessageKey } from 'b
 import { outboundParts, reactionEmoji } from './baileys-outbound';
 import { BaileysSessions } from './baileys-sessions';
 import type { BaileysSocket } from './baileys-socket';
-import { addressOfJid, isGroupJid, isLidJid, jidOfAddress, jidToPhone, phoneToJid } from './jids';
+import { isGroupJid, isLidJid, jidOfAddress, jidToPhone, phoneToJid } from './jids';
+import type { MessageMemory } from './message-memory';
 import type { SessionSettings } from './whatsapp-socket-session';
 
 /** The adapter name. */
@@ -261,7 +262,6 @@ export class BaileysProvider implements MessagingProvider {
 
   async getChat(request: ProviderChatRequest): Promise<ProviderChat | null> {
     if (!isGroupJid(request.chatId)) {
-      const address = addressOfJid(request.chatId);
       return {
         chatId: request.chatId,
         channel: 'whatsapp',
@@ -269,7 +269,7 @@ export class BaileysProvider implements MessagingProvider {
         participants: [
           {
             handle: request.chatId,
-            isPhoneResolved: jidToPhone(request.chatId) !== undefined && address.startsWith('+'),
+            isPhoneResolved: jidToPhone(request.chatId) !== undefined,
             admin: null,
           },
         ],
@@ -370,7 +370,7 @@ export class BaileysProvider implements MessagingProvider {
     externalId: string,
     conversation: ProviderDestination,
     fromMe: boolean,
-    memory: { recall(id: string): Promise<WAMessage | undefined> },
+    memory: MessageMemory,
   ): Promise<WAMessage> {
     const kept = await memory.recall(externalId);
     if (kept) return kept;

@@ -9,7 +9,7 @@ import makeWASocket, {
   type WABrowserDescription,
   type WAVersion,
 } from 'baileys';
-import { BAILEYS_CHANNELS, BAILEYS_PROVIDER, BaileysProvider } from './baileys-provider';
+import { BaileysProvider } from './baileys-provider';
 import type { BaileysMediaDownloader, BaileysSocketFactory } from './baileys-socket';
 
 export { BAILEYS_CHANNELS, BAILEYS_PROVIDER, BaileysProvider } from './baileys-provider';
@@ -87,6 +87,3 @@ export function createBaileysProvider(
     },
   });
 }
-
-/** The adapter's name and channels, for the server's registry. */
-export const baileysAdapter = { provider: BAILEYS_PROVIDER, channels: BAILEYS_CHANNELS } as const;

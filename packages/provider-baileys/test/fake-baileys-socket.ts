@@ -227,7 +227,7 @@ export class FakeWhatsAppNetwork {
   /** A contact sends a message to `to` (an owned number): `messages.upsert` of type notify. */
   async receive(to: string, input: FakeInboundMessage): Promise<WAMessage> {
     const socket = this.socketOf(to);
-    const message = this.#inbound(to, input);
+    const message = this.#inbound(input);
     if (input.media && message.key.id) this.#media.set(message.key.id, input.media.data);
     socket.emit('messages.upsert', { messages: [message], type: 'notify' });
     return message;
@@ -235,7 +235,7 @@ export class FakeWhatsAppNetwork {
 
   /** Old messages arrive after linking: `messages.upsert` of type append. */
   async history(to: string, inputs: readonly FakeInboundMessage[]): Promise<void> {
-    const messages = inputs.map((input) => this.#inbound(to, input));
+    const messages = inputs.map((input) => this.#inbound(input));
     this.socketOf(to).emit('messages.upsert', { messages, type: 'append' });
   }
 
@@ -358,7 +358,7 @@ export class FakeWhatsAppNetwork {
     this.#linked.delete(noiseKey);
   }
 
-  #inbound(to: string, input: FakeInboundMessage): WAMessage {
+  #inbound(input: FakeInboundMessage): WAMessage {
     const user = this.user(input.from);
     const phoneJid = `${digits(input.from)}@${USER_SERVER}`;
     const senderJid = input.lid && user ? user.lid : phoneJid;
@@ -415,7 +415,6 @@ export class FakeWhatsAppNetwork {
         ? { extendedTextMessage: { text: input.text ?? '', contextInfo } }
         : { conversation: input.text ?? '' };
     }
-    void to;
     return {
       key,
       message,
