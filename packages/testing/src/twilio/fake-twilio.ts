@@ -648,6 +648,9 @@ export class FakeTwilio {
         if (after !== undefined && sent !== undefined && sent < after) return false;
         return true;
       })
+      // Newest first; messages created in the same millisecond keep their creation order
+      // reversed (the sort is stable), as Twilio orders by creation.
+      .reverse()
       .sort((a, b) => b.extra.createdAt - a.extra.createdAt);
     const slice = matches.slice(page * pageSize, (page + 1) * pageSize);
     const base = `${this.#accountPath()}/Messages.json`;
