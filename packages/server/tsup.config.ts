@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
  * Builds the server and CLI entry points to `dist/`. The workspace contract and the pure-JS
  * dependencies are bundled in: one file to read and compile instead of hundreds to resolve, which
  * takes about a third of a second off a cold start and a few MB off the idle RSS. Kept external:
- * better-sqlite3 (a native addon), pino (its transports load worker files beside its own
+ * better-sqlite3 (a native addon), pg (the PostgreSQL driver, a dependency of its own), pino (its transports load worker files beside its own
  * modules), the optional FFmpeg installer packages (they find their binaries beside
  * themselves) and the optional Baileys adapter (GPL-3.0 code, loaded only when configured). The SQLite migrations are not copied: `drizzle/` ships beside `dist/` and is
  * found by walking up.
@@ -18,7 +18,7 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   noExternal: [
-    /^(?!(better-sqlite3|pino|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe|@switchboard\/provider-baileys)$)/,
+    /^(?!(better-sqlite3|pg|pino|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe|@switchboard\/provider-baileys)$)/,
   ],
   // Bundled CommonJS dependencies require() Node's modules and the external packages; an ESM
   // bundle has no `require` unless one is created.

@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 const SOURCE_CONDITION = 'switchboard-source';
 
 export default defineConfig({
-  resolve: { conditions: [SOURCE_CONDITION, 'node', 'import', 'default'] },
-  ssr: { resolve: { conditions: [SOURCE_CONDITION, 'node', 'import', 'default'] } },
+  resolve: { conditions: [SOURCE_CONDITION, 'node', 'default'] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, 'node', 'default'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

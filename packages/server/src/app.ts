@@ -74,11 +74,13 @@ export async function buildApp(
 
   const store =
     overrides.store ??
-    openStore(config.databaseUrl, {
+    (await openStore(config.databaseUrl, {
       encryptionKey: config.encryptionKey,
       busyTimeoutMs: config.sqliteBusyTimeoutMs,
       backgroundCheckpointMs: config.sqliteCheckpointIntervalMs,
-    });
+      onIdleError: (error) =>
+        logger.warn({ err: error }, 'a database connection failed while idle'),
+    }));
   // Redis is optional: without it the rate limit and the event bus stay in this process.
   const redis = config.redisUrl ? new RedisConnection(config.redisUrl, app.log) : undefined;
   if (redis && !(await redis.ready(REDIS_CONNECT_WAIT_MS))) {

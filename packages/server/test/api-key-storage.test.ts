@@ -6,7 +6,7 @@ import { buildTestApp } from './support/test-app';
 
 describe('API keys at rest', () => {
   it('stores only the SHA-256 hash, never the plaintext', async () => {
-    const t = await buildTestApp();
+    const t = await buildTestApp({ store: 'sqlite' });
     const keys = [];
     for (const name of ['A', 'B', 'C']) keys.push((await createCustomerWithKey(t.app, name)).key);
     const files = [t.databasePath, `${t.databasePath}-wal`].filter((file) => existsSync(file));

@@ -40,7 +40,7 @@ describe('switchboard quickstart', () => {
     expect(second.stderr).toContain('Quickstart only seeds an empty database');
     expect(second.stdout).not.toMatch(/sk_/);
 
-    const { app } = await buildTestApp({ dir });
+    const { app } = await buildTestApp({ dir, store: 'sqlite' });
     const numbers = expectSuccess(
       await app.inject({ method: 'GET', url: '/v1/numbers', headers: bearer(key ?? '') }),
     );
@@ -228,7 +228,7 @@ describe('switchboard instances', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('--secret authToken: env:NOPE gave no value');
 
-    const { app } = await buildTestApp({ dir });
+    const { app } = await buildTestApp({ dir, store: 'sqlite' });
     for (const name of ['tw1', 'tw2', 'tw3']) {
       expect((await app.store.instances.findByName(name))?.config.authToken).toBe(AUTH_TOKEN);
     }

@@ -46,6 +46,42 @@ describe('the failure envelope', () => {
     expect(long.error.message).toContain('500 characters');
   });
 
+  it('refuses NUL characters in the path, the query and JSON bodies with 400 VALIDATION_ERROR', async () => {
+    const { app } = await buildTestApp();
+    const { key } = await createCustomerWithKey(app);
+    for (const url of [
+      '/v1/messages/a%00b',
+      '/v1/messages?to=%2B1415%00',
+      '/v1/chats/%00/typing',
+    ]) {
+      const body = expectFailure(
+        await app.inject({ method: 'GET', url, headers: bearer(key) }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(body.error.message).toContain('NUL');
+    }
+    const body = expectFailure(
+      await app.inject({
+        method: 'POST',
+        url: '/v1/messages',
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+        payload: '{"to":"+14155550123","text":"a\\u0000b"}',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(body.error.message).toContain('NUL');
+    // An escaped backslash before `u0000` is text, not a NUL: the body goes on to validation.
+    const text = await app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      payload: '{"to":"+14155550123","text":"a\\\\u0000b"}',
+    });
+    expect(bodyOf<{ error?: { message: string } }>(text).error?.message ?? '').not.toContain('NUL');
+  });
+
   it('answers the root with a pointer to /health and the documentation', async () => {
     const { app } = await buildTestApp();
     const response = await app.inject({ method: 'GET', url: '/' });
@@ -178,7 +214,10 @@ describe('the failure envelope', () => {
     expect(response.body).not.toMatch(/database|sqlite|select|stack|\bat /i);
     const logged = t.logs.find((line) => line.msg === 'unexpected error');
     expect(logged?.requestId).toBe(body.requestId);
-    expect(JSON.stringify(logged?.err)).toMatch(/database connection is not open/);
+    // SQLite's and PostgreSQL's words for a closed database.
+    expect(JSON.stringify(logged?.err)).toMatch(
+      /database connection is not open|Cannot use a pool after calling end/,
+    );
   });
 
   it('answers the routes not built yet with 501 NOT_IMPLEMENTED in the envelope', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createInstance } from './support/admin-helpers';
-import { bodyOf, buildTestApp } from './support/test-app';
+import { bodyOf, buildTestApp, TEST_STORE } from './support/test-app';
+
+/** Redis as test apps see it: configured alongside PostgreSQL, not otherwise. */
+const REDIS_STATUS = TEST_STORE === 'postgres' ? 'ok' : 'not_configured';
 
 describe('GET /health', () => {
   it('reports the database, Redis not configured and no providers, outside the envelope', async () => {
@@ -12,7 +15,7 @@ describe('GET /health', () => {
       timestamp: '2026-01-15T12:00:00.000Z',
       checks: {
         database: { status: 'ok' },
-        redis: { status: 'not_configured' },
+        redis: { status: REDIS_STATUS },
         imessage: { status: 'not_enabled' },
         whatsapp: { status: 'not_enabled', experimental: true },
         transcoding: { status: 'available' },
@@ -70,7 +73,7 @@ describe('GET /health', () => {
     expect(response.statusCode).toBe(200);
     expect(bodyOf(response)).toMatchObject({
       status: 'degraded',
-      checks: { database: { status: 'down' }, redis: { status: 'not_configured' } },
+      checks: { database: { status: 'down' }, redis: { status: REDIS_STATUS } },
     });
   });
 });

@@ -59,7 +59,7 @@ export async function withStore<T>(
   environment.stderr.write(
     `Database: ${file ?? config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}\n`,
   );
-  const store = openStore(config.databaseUrl, {
+  const store = await openStore(config.databaseUrl, {
     encryptionKey: config.encryptionKey,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
   });

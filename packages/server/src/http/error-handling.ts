@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDomainError } from '../domain/domain-error';
 import { storeUnavailableReason } from '../store/store-unavailable';
 import { sendFailure } from './envelope';
+import { containsNul, nulInBodyError, refuseNulInUrls } from './nul-characters';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -109,7 +110,8 @@ export function answerFrameworkError(
 
 /**
  * Wires the envelope into the app: the error handler, the not-found handler (405 with `Allow`
- * when the path exists under other methods) and a JSON body parser that accepts an empty body.
+ * when the path exists under other methods), a JSON body parser that accepts an empty body, and
+ * the refusal of NUL characters in URLs and bodies.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
@@ -140,6 +142,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    const text = body as string;
+    // A NUL can only arrive escaped (a raw one is not JSON): scan only bodies that have `\u0000`.
+    if (!/\\u0000/i.test(text)) {
+      parseJson(request, text, done);
+      return;
+    }
+    parseJson(request, text, (error, value) => {
+      if (error) done(error, undefined);
+      else if (containsNul(value)) done(nulInBodyError(), undefined);
+      else done(null, value);
+    });
   });
+  refuseNulInUrls(app);
 }

@@ -1,3 +1,4 @@
+import { openPgStore } from './postgres/pg-store';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
@@ -6,13 +7,28 @@ export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(ql)?:\/\//i.test(databaseUrl);
 }
 
+/** Options of {@link openStore}: those of either backend. */
+export interface OpenStoreOptions extends SqliteStoreOptions {
+  /** Most connections of the PostgreSQL pool (`DATABASE_POOL_SIZE`). */
+  poolSize?: number;
+  /** Told of errors of idle PostgreSQL connections (they are replaced on demand). */
+  onIdleError?: (error: Error) => void;
+}
+
 /**
- * Opens the store a DATABASE_URL points at, migrated and ready. Only SQLite exists so far; a
- * `postgres://` URL will select the PostgreSQL store.
+ * Opens the store a DATABASE_URL points at, migrated and ready: PostgreSQL for a `postgres://`
+ * (or `postgresql://`) URL, otherwise the SQLite file at that path.
  */
-export function openStore(databaseUrl: string, options: SqliteStoreOptions = {}): Store {
+export async function openStore(
+  databaseUrl: string,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   if (isPostgresUrl(databaseUrl)) {
-    throw new Error('PostgreSQL is not supported yet: use a SQLite file path for DATABASE_URL');
+    return openPgStore(databaseUrl, {
+      encryptionKey: options.encryptionKey,
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}),
+    });
   }
   return openSqliteStore(databaseUrl, options);
 }

@@ -1,4 +1,7 @@
-/** SQLite result codes (primary, as the start of the extended code) that mean "not now". */
+/**
+ * Codes that mean "not now": SQLite result codes (primary, as the start of the extended code),
+ * PostgreSQL SQLSTATEs and the network errors of its connections.
+ */
 const UNAVAILABLE_CODES: ReadonlyArray<[prefix: string, reason: string]> = [
   ['SQLITE_BUSY', 'another process holds a lock on it'],
   ['SQLITE_LOCKED', 'it is locked'],
@@ -7,6 +10,21 @@ const UNAVAILABLE_CODES: ReadonlyArray<[prefix: string, reason: string]> = [
   ['SQLITE_IOERR', 'the disk refused a read or write'],
   ['SQLITE_CANTOPEN', 'a file of it cannot be opened'],
   ['SQLITE_PROTOCOL', 'its lock protocol failed'],
+  // PostgreSQL (SQLSTATE classes and codes) and the connection to it.
+  ['ECONNREFUSED', 'its server refuses connections'],
+  ['ECONNRESET', 'its server closed the connection'],
+  ['ETIMEDOUT', 'its server does not answer'],
+  ['08', 'the connection to its server failed'],
+  ['53', 'its server is out of resources (connections, memory or disk)'],
+  ['57P', 'its server is shutting down or starting'],
+  ['25006', 'it is read-only (a standby)'],
+  ['40001', 'too many concurrent changes conflicted'],
+];
+
+/** Errors of the PostgreSQL driver that carry no code, by the start of their message. */
+const UNAVAILABLE_MESSAGES: ReadonlyArray<[prefix: string, reason: string]> = [
+  ['timeout exceeded when trying to connect', 'its server does not answer'],
+  ['Connection terminated', 'the connection to its server failed'],
 ];
 
 /**
@@ -17,9 +35,16 @@ const UNAVAILABLE_CODES: ReadonlyArray<[prefix: string, reason: string]> = [
  * @example storeUnavailableReason(Object.assign(new Error('x'), { code: 'SQLITE_FULL' })) // 'the disk is full'
  */
 export function storeUnavailableReason(error: unknown, depth = 0): string | undefined {
-  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
+  const { code, cause, message } = (error ?? {}) as {
+    code?: unknown;
+    cause?: unknown;
+    message?: unknown;
+  };
   if (typeof code === 'string') {
     const reason = UNAVAILABLE_CODES.find(([prefix]) => code.startsWith(prefix))?.[1];
+    if (reason !== undefined) return reason;
+  } else if (typeof message === 'string') {
+    const reason = UNAVAILABLE_MESSAGES.find(([prefix]) => message.startsWith(prefix))?.[1];
     if (reason !== undefined) return reason;
   }
   // Wrapped on its way up (a provider's sink error, say): the cause decides.

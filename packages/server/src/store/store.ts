@@ -105,7 +105,7 @@ export interface UnitOfWork extends Repositories {
  */
 export interface Store extends UnitOfWork {
   /** Which backend this is. */
-  readonly kind: 'sqlite';
+  readonly kind: 'sqlite' | 'postgres';
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Closes the database once pending operations finished. */

@@ -238,7 +238,7 @@ describe('sends keyed by a chat', () => {
         }) as MessagingProvider;
       },
     });
-    const t = await buildChatApp({ overrides: { providerRegistry: registry } });
+    const t = await buildChatApp({ overrides: { providerRegistry: registry }, store: 'sqlite' });
     const creating = t.acme.request('POST', '/v1/chats/groups', {
       participants: [IMESSAGE_CONTACT],
     });

@@ -255,7 +255,11 @@ describe('GET /v1/events', () => {
   });
 
   it('disconnects a reader that stops reading, and memory stays flat', async () => {
-    const testApp = await buildWebhookApp({ env: { SSE_MAX_BUFFER_BYTES: '262144' } });
+    // The process's own bus: this measures what the stream holds, not Redis' publish buffers.
+    const testApp = await buildWebhookApp({
+      env: { SSE_MAX_BUFFER_BYTES: '262144' },
+      redis: false,
+    });
     const origin = new URL(await loopbackOrigin(testApp.app));
     const key = await keyOf(testApp);
     // A raw client that sends the request and then never reads.

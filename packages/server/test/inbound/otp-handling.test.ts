@@ -22,7 +22,7 @@ const SIGNUP_CODES = `/v1/whatsapp/numbers/${encodeURIComponent(OWN_NUMBER)}/sig
 
 describe('verification codes', () => {
   it('are suppressed by default: no event, not listed, not returned, only in the signup codes', async () => {
-    const t = await buildChatApp();
+    const t = await buildChatApp({ store: 'sqlite' });
     const observed = await observe(t.app, t.acme);
     const otp = await t.acme.ok<SandboxInboundMessageResult>(
       'POST',

@@ -29,7 +29,7 @@ function databaseBytes(dir: string): string {
 
 /** Stores one secret of every kind through the public surface (and the provider state port). */
 async function storeSecrets(dir: string) {
-  const t = await buildSimulatorTestApp({ dir });
+  const t = await buildSimulatorTestApp({ dir, store: 'sqlite' });
   const twilio = expectSuccess<Instance>(
     await t.app.inject({
       method: 'POST',
@@ -82,7 +82,7 @@ describe('secrets at rest', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
 
     // Everything reads back through the API after a restart.
-    const again = await buildSimulatorTestApp({ dir });
+    const again = await buildSimulatorTestApp({ dir, store: 'sqlite' });
     const stored = await again.app.store.instances.findByName('tw');
     expect(stored?.config.authToken).toBe(AUTH_TOKEN);
     expect((await again.app.store.instances.findByName('sim'))?.ingressToken).toBe(ingressToken);
@@ -101,7 +101,7 @@ describe('secrets at rest', () => {
     sqlite.close();
     expect(databaseBytes(dir)).toContain(INGRESS_SECRET);
 
-    const t = await buildSimulatorTestApp({ dir });
+    const t = await buildSimulatorTestApp({ dir, store: 'sqlite' });
     const listed = expectSuccess<Instance[]>(
       await t.app.inject({ method: 'GET', url: '/admin/v1/instances', headers: adminHeaders }),
     );
@@ -116,7 +116,11 @@ describe('secrets at rest', () => {
     await storeSecrets(dir);
     const otherKey = Buffer.alloc(32, 7).toString('base64');
     await expect(
-      buildSimulatorTestApp({ dir, env: { SWITCHBOARD_ENCRYPTION_KEY: otherKey } }),
+      buildSimulatorTestApp({
+        dir,
+        store: 'sqlite',
+        env: { SWITCHBOARD_ENCRYPTION_KEY: otherKey },
+      }),
     ).rejects.toThrow(/encrypted with key [0-9a-f]{8}, but the configured key is [0-9a-f]{8}/);
     const result = await cli(['instances', 'list'], {
       DATABASE_URL: join(dir, 'switchboard.db'),
@@ -143,7 +147,7 @@ describe('secrets at rest', () => {
     expect(readFileSync(keyFile, 'utf8').trim()).not.toBe(oldKey);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
 
-    const t = await buildSimulatorTestApp({ dir });
+    const t = await buildSimulatorTestApp({ dir, store: 'sqlite' });
     expect((await t.app.store.instances.findByName('tw'))?.config.authToken).toBe(AUTH_TOKEN);
     const hooks = expectSuccess<unknown[]>(
       await t.app.inject({ method: 'GET', url: '/v1/webhooks/list', headers: bearer(key) }),
@@ -152,7 +156,7 @@ describe('secrets at rest', () => {
     await t.close();
     // The old key no longer opens it.
     await expect(
-      buildSimulatorTestApp({ dir, env: { SWITCHBOARD_ENCRYPTION_KEY: oldKey } }),
+      buildSimulatorTestApp({ dir, store: 'sqlite', env: { SWITCHBOARD_ENCRYPTION_KEY: oldKey } }),
     ).rejects.toThrow(/configured key/);
   });
 
@@ -178,9 +182,11 @@ describe('secrets at rest', () => {
     const copy = tempDir();
     cpSync(join(dir, 'switchboard.db'), join(copy, 'switchboard.db'));
     // A fresh key file is made for the copy, and the key check at open refuses it.
-    await expect(buildSimulatorTestApp({ dir: copy })).rejects.toThrow(/configured key/);
+    await expect(buildSimulatorTestApp({ dir: copy, store: 'sqlite' })).rejects.toThrow(
+      /configured key/,
+    );
     cpSync(join(dir, 'switchboard.db.key'), join(copy, 'switchboard.db.key'));
-    const t = await buildSimulatorTestApp({ dir: copy });
+    const t = await buildSimulatorTestApp({ dir: copy, store: 'sqlite' });
     expect((await t.app.store.instances.findByName('tw'))?.config.authToken).toBe(AUTH_TOKEN);
   });
 });

@@ -180,7 +180,7 @@ function leavePending(databasePath: string, id: string, externalId: string | nul
 describe('start-up recovery of interrupted sends', () => {
   it('resends an attempt the provider never answered, with the same attempt id', async () => {
     const dir = tempDir();
-    const first = await buildMessagingApp({ dir });
+    const first = await buildMessagingApp({ dir, store: 'sqlite' });
     const scheduledAt = new Date(first.clock.now() + 3_600_000).toISOString();
     const id = await first.sendOk({ to: '+14155550104', content: { text: 'hi' }, scheduledAt });
     await first.close();
@@ -200,7 +200,7 @@ describe('start-up recovery of interrupted sends', () => {
 
   it('asks the provider where an accepted attempt stands instead of sending it again', async () => {
     const dir = tempDir();
-    const first = await buildMessagingApp({ dir });
+    const first = await buildMessagingApp({ dir, store: 'sqlite' });
     const scheduledAt = new Date(first.clock.now() + 3_600_000).toISOString();
     const id = await first.sendOk({ to: '+14155550104', content: { text: 'hi' }, scheduledAt });
     await first.close();

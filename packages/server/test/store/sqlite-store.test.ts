@@ -6,10 +6,13 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { tempDir } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 import { describeStoreConformance } from './store-conformance';
+import { describeQueueConformance } from './store-conformance-queues';
 
 describeStoreConformance('SQLite', async () => openSqliteStore(join(tempDir(), 'store.db')));
 
 describeStoreConformance('SQLite in memory', async () => openSqliteStore(':memory:'));
+
+describeQueueConformance('SQLite', async () => openSqliteStore(join(tempDir(), 'store.db')));
 
 describeStoreConformance('SQLite with background checkpoints', async () =>
   openSqliteStore(join(tempDir(), 'store.db'), { backgroundCheckpointMs: 20 }),

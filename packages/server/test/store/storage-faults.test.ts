@@ -75,7 +75,7 @@ async function holdWriteLock(path: string): Promise<ChildProcess> {
 
 describe('storage faults', () => {
   it('answers 503 while another process holds the database lock, and recovers when it lets go', async () => {
-    const app = await buildMessagingApp({ env: FAST });
+    const app = await buildMessagingApp({ env: FAST, store: 'sqlite' });
     const accepted = [await app.sendOk({ to: '+14155550123', content: { text: 'before' } })];
     await app.waitForStatus(accepted[0] ?? '', 'delivered');
 
@@ -96,7 +96,7 @@ describe('storage faults', () => {
   });
 
   it('answers 503 while the database file refuses writes, and recovers when it takes them again', async () => {
-    const app = await buildMessagingApp({ env: FAST });
+    const app = await buildMessagingApp({ env: FAST, store: 'sqlite' });
     const accepted = [await app.sendOk({ to: '+14155550123', content: { text: 'before' } })];
     await app.waitForStatus(accepted[0] ?? '', 'delivered');
     const files = [app.databasePath, `${app.databasePath}-wal`].filter((file) => existsSync(file));
@@ -125,7 +125,7 @@ describe('storage faults', () => {
     onTestFinished(() => {
       execFileSync('umount', ['-l', mount]);
     });
-    const app = await buildMessagingApp({ env: FAST, dir: mount });
+    const app = await buildMessagingApp({ env: FAST, dir: mount, store: 'sqlite' });
     const accepted: string[] = [];
     // Fill what the database left free but a few hundred KiB, then send until the disk is full.
     const filler = join(mount, 'filler');

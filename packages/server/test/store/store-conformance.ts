@@ -168,7 +168,14 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         await open;
         const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
         await Promise.all([transaction, outside]);
-        expect(order).toEqual(['tx:start', 'tx:end', 'outside:1']);
+        // SQLite has one connection: the read waits for the commit. PostgreSQL reads on another
+        // connection at once and sees the state before the transaction. Neither sees its
+        // uncommitted write.
+        expect(order).toEqual(
+          store.kind === 'sqlite'
+            ? ['tx:start', 'tx:end', 'outside:1']
+            : ['tx:start', 'outside:0', 'tx:end'],
+        );
       }));
 
     it('lets an operation issued before a transaction opens see the state before it', () =>
@@ -181,11 +188,14 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         });
         const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
         await Promise.all([transaction, outside]);
-        // Before the transaction or after its commit, never in between.
+        // The state before the transaction or after its commit, never its uncommitted write (on
+        // PostgreSQL the read may also run while the transaction is open, on another connection).
+        const seen = store.kind === 'sqlite' ? order : order.filter((step) => step !== 'outside:0');
         expect([
           ['outside:0', 'tx:start', 'tx:end'],
           ['tx:start', 'tx:end', 'outside:1'],
-        ]).toContainEqual(order);
+          ...(store.kind === 'sqlite' ? [] : [['tx:start', 'tx:end']]),
+        ]).toContainEqual(seen);
         expect(await store.customers.count()).toBe(1);
       }));
 

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,6 +8,7 @@ import { onTestFinished } from 'vitest';
 import { type BuildAppOverrides, buildApp } from '../../src/app';
 import { ManualClock } from '../../src/clock';
 import { type Config, loadConfig } from '../../src/config';
+import { createTestDatabase, TEST_ENCRYPTION_KEY } from './postgres-database';
 
 /** The operator token every test app is configured with (unless a test unsets it). */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -39,6 +41,44 @@ export interface TestAppOptions {
   overrides?: Omit<BuildAppOverrides, 'clock' | 'logStream'>;
   /** Where the manual clock starts (epoch milliseconds; default 2026-01-15T12:00:00Z). */
   startAt?: number;
+  /**
+   * `sqlite` for a test that reads the SQLite file itself: it runs on SQLite even when the
+   * suite runs on PostgreSQL ({@link TEST_STORE}).
+   */
+  store?: 'sqlite';
+  /**
+   * `false` for a test that needs the process's own rate limit or event bus (one that moves the
+   * manual clock through a rate-limit window, which Redis times itself): no Redis even when the
+   * suite runs on PostgreSQL and Redis.
+   */
+  redis?: false;
+}
+
+/** The Redis server test apps on PostgreSQL use. */
+const TEST_REDIS_URL = process.env.SWITCHBOARD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Which store test apps use: `postgres` when the suite runs with `SWITCHBOARD_TEST_STORE=postgres`
+ * (a fresh database per app on the test server, see postgres-database.ts, and Redis), SQLite
+ * otherwise.
+ */
+export const TEST_STORE: 'sqlite' | 'postgres' =
+  process.env.SWITCHBOARD_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * The PostgreSQL database of a test directory: created on first use and remembered in the
+ * directory, so an app rebuilt on the same directory (a restart) finds the same database.
+ */
+async function postgresDatabaseOf(
+  dir: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const remembered = join(dir, 'postgres-url');
+  if (existsSync(remembered)) {
+    return { url: readFileSync(remembered, 'utf8'), drop: async () => undefined };
+  }
+  const database = await createTestDatabase();
+  writeFileSync(remembered, database.url);
+  return database;
 }
 
 /** A fresh temporary directory, removed after the current test when called inside one. */
@@ -59,8 +99,27 @@ export function tempDir(): string {
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const databasePath = join(dir, 'switchboard.db');
+  // A directory that already holds a SQLite database (an app rebuilt on it) keeps it.
+  const sqliteBefore = existsSync(databasePath) && !existsSync(join(dir, 'postgres-url'));
+  const postgres =
+    TEST_STORE === 'postgres' &&
+    options.store !== 'sqlite' &&
+    !sqliteBefore &&
+    options.env?.DATABASE_URL === undefined
+      ? await postgresDatabaseOf(dir)
+      : undefined;
   const config = loadConfig({
-    DATABASE_URL: databasePath,
+    DATABASE_URL: postgres?.url ?? databasePath,
+    ...(postgres
+      ? {
+          SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          // The scale-out setup: Redis carries the rate limit and the event bus, under a prefix
+          // of the app's own so that apps of parallel tests never share a limit.
+          ...(options.redis === false
+            ? {}
+            : { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}:` }),
+        }
+      : {}),
     SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'info',
     ...options.env,
@@ -81,7 +140,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (closed) return;
     closed = true;
     await app.close();
-    if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    if (!options.dir) {
+      rmSync(dir, { recursive: true, force: true });
+      await postgres?.drop();
+    }
   };
   try {
     onTestFinished(close);

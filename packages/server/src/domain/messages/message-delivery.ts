@@ -474,10 +474,12 @@ export class MessageDelivery {
       }
       const attempt = await tx.messageAttempts.findById(attemptId);
       const message = await tx.messages.findByIdInAnyCustomer(messageId);
+      // A status callback may have recorded the provider id first (it can commit before this
+      // transaction on PostgreSQL); the segments and files of the same send still belong here.
       if (
         message &&
         attempt &&
-        message.externalId === null &&
+        (message.externalId === null || message.externalId === externalId) &&
         message.retryCount === attempt.attempt &&
         message.channel === attempt.channel
       ) {

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { type ResolvedEncryptionKey, resolveEncryptionKey } from '../../crypto/encryption-key';
 import { FieldCipher } from '../../crypto/field-cipher';
+import { runCommitted } from '../run-committed';
 import type { Repositories, Store, StoreEncryption, UnitOfWork } from '../store';
 import { createOrm, migrateSqlite, openSqlite, type SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
@@ -63,19 +64,6 @@ function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
     providerEventReceipts: new SqliteProviderEventReceiptRepository(run),
     optOuts: new SqliteOptOutRepository(run),
   };
-}
-
-/** Runs post-commit callbacks; one that throws must not turn a committed change into a failure. */
-function runCommitted(callbacks: ReadonlyArray<() => void>): void {
-  for (const callback of callbacks) {
-    try {
-      callback();
-    } catch (error) {
-      process.emitWarning(
-        `afterCommit callback failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  }
 }
 
 /** Most transactions committed together: bounds how long the last of a group waits. */

@@ -1,0 +1,264 @@
+import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-cipher';
+import type {
+  ClaimedDelivery,
+  DeliveryPageQuery,
+  DeliveryRecord,
+  DeliveryRepository,
+  DeliveryResult,
+  DueDelivery,
+} from '../delivery-repository';
+import { changed, first, type PgExecutor } from './pg-executor';
+import { customers } from './pg-schema';
+import { events, webhookDeliveries, webhooks } from './pg-schema-events';
+
+const leaseIsFree = (now: Date) =>
+  or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
+
+const isDue = (now: Date) =>
+  and(
+    eq(webhookDeliveries.status, 'pending'),
+    lte(webhookDeliveries.nextAttemptAt, now),
+    leaseIsFree(now),
+  );
+
+/** The attempts of the customer's webhook that also match every one of `conditions`. */
+const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | undefined)[]) =>
+  and(
+    eq(webhookDeliveries.customerId, customerId),
+    eq(webhookDeliveries.webhookId, webhookId),
+    ...conditions,
+  );
+
+/** The target key of a callback URL's attempts (a webhook's is its id, never `url:`-prefixed). */
+const URL_KEY_PREFIX = 'url:';
+
+/** The receiver of an attempt as a target key: its webhook's id, or `url:<callbackUrl>`. */
+const targetKeyOf = sql<string>`coalesce(${webhookDeliveries.webhookId}, ${sql.raw(`'${URL_KEY_PREFIX}'`)} || ${webhookDeliveries.targetUrl})`;
+
+/** {@link DeliveryRepository} on PostgreSQL. */
+export class PgDeliveryRepository implements DeliveryRepository {
+  /** Creates the repository over an executor; `cipher` opens the webhooks' secrets. */
+  constructor(
+    private readonly run: PgExecutor,
+    private readonly cipher: FieldCipher,
+  ) {}
+
+  insertMany(deliveries: readonly DeliveryRecord[]): Promise<void> {
+    return this.run(async (db) => {
+      if (deliveries.length > 0) await db.insert(webhookDeliveries).values([...deliveries]);
+    });
+  }
+
+  countPending(): Promise<number> {
+    return this.run(async (db) => {
+      const [row] = await db
+        .select({ count: count() })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.status, 'pending'));
+      return row?.count ?? 0;
+    });
+  }
+
+  findForWebhook(
+    customerId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<DeliveryRecord | undefined> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(ofWebhook(customerId, webhookId, eq(webhookDeliveries.id, id)))
+        .limit(1)
+        .then(first),
+    );
+  }
+
+  listForWebhook(
+    customerId: string,
+    webhookId: string,
+    query: DeliveryPageQuery,
+  ): Promise<DeliveryRecord[]> {
+    return this.#page(
+      ofWebhook(customerId, webhookId, ...this.#pageConditions(query)),
+      query.limit,
+    );
+  }
+
+  listCallbacks(customerId: string, query: DeliveryPageQuery): Promise<DeliveryRecord[]> {
+    return this.#page(
+      and(
+        eq(webhookDeliveries.customerId, customerId),
+        isNull(webhookDeliveries.webhookId),
+        ...this.#pageConditions(query),
+      ),
+      query.limit,
+    );
+  }
+
+  releaseAllLeases(): Promise<number> {
+    return this.run(async (db) =>
+      changed(
+        await db
+          .update(webhookDeliveries)
+          .set({ leaseOwner: null, leaseUntil: null })
+          .where(
+            and(eq(webhookDeliveries.status, 'pending'), isNotNull(webhookDeliveries.leaseOwner)),
+          ),
+      ),
+    );
+  }
+
+  listDueTargets(now: Date): Promise<string[]> {
+    return this.run(async (db) =>
+      (
+        await db
+          .selectDistinct({ key: targetKeyOf })
+          .from(webhookDeliveries)
+          .where(
+            and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)),
+          )
+          .orderBy(targetKeyOf)
+      ).map((row) => row.key),
+    );
+  }
+
+  listDueFor(now: Date, targetKeys: readonly string[], perTarget: number): Promise<DueDelivery[]> {
+    return this.run(async (db) => {
+      const due: DueDelivery[] = [];
+      for (const targetKey of targetKeys) {
+        const receiver = targetKey.startsWith(URL_KEY_PREFIX)
+          ? and(
+              isNull(webhookDeliveries.webhookId),
+              eq(webhookDeliveries.targetUrl, targetKey.slice(URL_KEY_PREFIX.length)),
+            )
+          : and(eq(webhookDeliveries.webhookId, targetKey), isNull(webhookDeliveries.targetUrl));
+        const rows = await db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(and(receiver, isDue(now)))
+          .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+          .limit(perTarget);
+        for (const { id } of rows) due.push({ id, targetKey });
+      }
+      return due;
+    });
+  }
+
+  claim(
+    id: string,
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    options: { ignoreDueTime?: boolean } = {},
+  ): Promise<ClaimedDelivery | undefined> {
+    return this.run(async (db) => {
+      // One conditional UPDATE: of several processes claiming the same attempt, PostgreSQL lets
+      // exactly one change the row; the others see the lease taken and change nothing.
+      const taken = await db
+        .update(webhookDeliveries)
+        .set({ leaseOwner: owner, leaseUntil })
+        .where(
+          and(
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.status, 'pending'),
+            leaseIsFree(now),
+            options.ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, now),
+          ),
+        );
+      if (changed(taken) === 0) return undefined;
+      const context = await db
+        .select({
+          delivery: webhookDeliveries,
+          payload: events.payload,
+          correlationId: events.correlationId,
+          customerDeletedAt: customers.deletedAt,
+          webhookUrl: webhooks.url,
+          webhookSecret: webhooks.secret,
+          webhookActive: webhooks.active,
+        })
+        .from(webhookDeliveries)
+        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+        .innerJoin(customers, eq(customers.id, events.customerId))
+        .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+        .where(eq(webhookDeliveries.id, id))
+        .limit(1)
+        .then(first);
+      if (context === undefined) return undefined;
+      return {
+        delivery: context.delivery,
+        payload: context.payload,
+        correlationId: context.correlationId,
+        webhook:
+          context.webhookUrl === null ||
+          context.webhookSecret === null ||
+          context.webhookActive === null
+            ? null
+            : {
+                url: context.webhookUrl,
+                secret: this.cipher.decrypt(context.webhookSecret),
+                active: context.webhookActive,
+              },
+        customerDeleted: context.customerDeletedAt !== null,
+      };
+    });
+  }
+
+  complete(id: string, owner: string, result: DeliveryResult): Promise<boolean> {
+    return this.run(async (db) => {
+      const updated = await db
+        .update(webhookDeliveries)
+        .set({ ...result, leaseOwner: null, leaseUntil: null })
+        .where(
+          and(
+            eq(webhookDeliveries.id, id),
+            eq(webhookDeliveries.status, 'pending'),
+            eq(webhookDeliveries.leaseOwner, owner),
+          ),
+        );
+      return changed(updated) > 0;
+    });
+  }
+
+  listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>> {
+    return this.run(async (db) =>
+      (
+        await db
+          .select({ id: webhookDeliveries.id, dueAt: webhookDeliveries.nextAttemptAt })
+          .from(webhookDeliveries)
+          .where(isDue(now))
+          .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+      ).map((row) => ({ id: row.id, dueAt: row.dueAt?.getTime() ?? now.getTime() })),
+    );
+  }
+
+  reschedule(id: string, at: Date): Promise<void> {
+    return this.run(async (db) => {
+      await db
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: at })
+        .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
+    });
+  }
+
+  #pageConditions(query: DeliveryPageQuery): (SQL | undefined)[] {
+    return [
+      query.before === undefined ? undefined : lt(webhookDeliveries.id, query.before),
+      query.status === undefined ? undefined : eq(webhookDeliveries.status, query.status),
+      query.eventId === undefined ? undefined : eq(webhookDeliveries.eventId, query.eventId),
+    ];
+  }
+
+  /** Newest first: UUID v7 ids grow with creation time, so id order is creation order. */
+  #page(where: SQL | undefined, limit: number): Promise<DeliveryRecord[]> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(where)
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(limit),
+    );
+  }
+}

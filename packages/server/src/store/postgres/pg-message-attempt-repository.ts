@@ -1,0 +1,56 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
+import { first, type PgExecutor } from './pg-executor';
+import { messageAttempts } from './pg-schema-messages';
+
+/** {@link MessageAttemptRepository} on PostgreSQL. */
+export class PgMessageAttemptRepository implements MessageAttemptRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: PgExecutor) {}
+
+  insert(attempt: MessageAttemptRecord): Promise<void> {
+    return this.run(async (db) => {
+      await db.insert(messageAttempts).values(attempt).onConflictDoNothing();
+    });
+  }
+
+  findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(messageAttempts)
+        .where(eq(messageAttempts.attemptId, attemptId))
+        .limit(1)
+        .then(first),
+    );
+  }
+
+  findByExternalId(
+    instanceId: string,
+    externalId: string,
+  ): Promise<MessageAttemptRecord | undefined> {
+    return this.run((db) =>
+      db
+        .select()
+        .from(messageAttempts)
+        .where(
+          and(
+            eq(messageAttempts.instanceId, instanceId),
+            eq(messageAttempts.externalId, externalId),
+          ),
+        )
+        .orderBy(desc(messageAttempts.createdAt))
+        .limit(1)
+        .then(first),
+    );
+  }
+
+  setExternalId(attemptId: string, externalId: string): Promise<void> {
+    return this.run(async (db) => {
+      await db
+        .update(messageAttempts)
+        .set({ externalId })
+        .where(eq(messageAttempts.attemptId, attemptId));
+    });
+  }
+}

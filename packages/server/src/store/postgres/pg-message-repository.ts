@@ -1,0 +1,257 @@
+import type { MessageStatus } from '@switchboard/contract';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+} from 'drizzle-orm';
+import type {
+  MessageListQuery,
+  MessagePatch,
+  MessageRecord,
+  MessageRepository,
+  ScheduledCursor,
+} from '../message-repository';
+import { changed, first, type PgExecutor } from './pg-executor';
+import { messageAttachmentData, messages } from './pg-schema-messages';
+
+type MessageRow = typeof messages.$inferSelect;
+
+function toRecord(row: MessageRow): MessageRecord {
+  const { toAddress, fromAddress, ...rest } = row;
+  return { ...rest, to: toAddress, from: fromAddress };
+}
+
+function toRow(record: MessageRecord): typeof messages.$inferInsert {
+  const { to, from, ...rest } = record;
+  return { ...rest, toAddress: to, fromAddress: from };
+}
+
+/** Messages of `customerId` the customer can see: not deleted, not a suppressed verification code. */
+const visible = (customerId: string) =>
+  and(
+    eq(messages.customerId, customerId),
+    isNull(messages.deletedAt),
+    eq(messages.suppressed, false),
+  );
+
+/** {@link MessageRepository} on PostgreSQL. */
+export class PgMessageRepository implements MessageRepository {
+  /** Creates the repository over an executor. */
+  constructor(private readonly run: PgExecutor) {}
+
+  insert(message: MessageRecord): Promise<boolean> {
+    const row = toRow(message);
+    return this.run(async (db) => {
+      // The partial unique index on (customer_id, idempotency_key) turns a concurrent duplicate
+      // into "nothing inserted" instead of a second message.
+      return changed(await db.insert(messages).values(row).onConflictDoNothing()) > 0;
+    });
+  }
+
+  findById(customerId: string, id: string): Promise<MessageRecord | undefined> {
+    return this.#one(and(eq(messages.customerId, customerId), eq(messages.id, id)));
+  }
+
+  findByIdInAnyCustomer(id: string): Promise<MessageRecord | undefined> {
+    return this.#one(eq(messages.id, id));
+  }
+
+  findByIdempotencyKey(customerId: string, key: string): Promise<MessageRecord | undefined> {
+    return this.#one(and(eq(messages.customerId, customerId), eq(messages.idempotencyKey, key)));
+  }
+
+  findByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | undefined> {
+    return this.run(async (db) => {
+      const row = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.instanceId, instanceId), eq(messages.externalId, externalId)))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(1)
+        .then(first);
+      return row && toRecord(row);
+    });
+  }
+
+  list(customerId: string, query: MessageListQuery): Promise<MessageRecord[]> {
+    const { status, to, after, limit } = query;
+    return this.run(async (db) =>
+      (
+        await db
+          .select()
+          .from(messages)
+          .where(
+            and(
+              visible(customerId),
+              status === undefined ? undefined : eq(messages.status, status),
+              to === undefined ? undefined : eq(messages.toAddress, to),
+              after === undefined
+                ? undefined
+                : or(
+                    lt(messages.createdAt, after.createdAt),
+                    and(eq(messages.createdAt, after.createdAt), lt(messages.id, after.id)),
+                  ),
+            ),
+          )
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(limit)
+      ).map(toRecord),
+    );
+  }
+
+  listScheduled(
+    customerId: string,
+    query: { limit: number; after?: ScheduledCursor },
+  ): Promise<MessageRecord[]> {
+    const { after, limit } = query;
+    return this.run(async (db) =>
+      (
+        await db
+          .select()
+          .from(messages)
+          .where(
+            and(
+              visible(customerId),
+              eq(messages.status, 'scheduled'),
+              after === undefined
+                ? undefined
+                : or(
+                    gt(messages.scheduledAt, after.scheduledAt),
+                    and(eq(messages.scheduledAt, after.scheduledAt), gt(messages.id, after.id)),
+                  ),
+            ),
+          )
+          .orderBy(asc(messages.scheduledAt), asc(messages.id))
+          .limit(limit)
+      ).map(toRecord),
+    );
+  }
+
+  countByStatus(
+    statuses: readonly MessageStatus[],
+  ): Promise<Partial<Record<MessageStatus, number>>> {
+    return this.run(async (db) => {
+      const counts: Partial<Record<MessageStatus, number>> = {};
+      for (const row of await db
+        .select({ status: messages.status, count: count() })
+        .from(messages)
+        .where(inArray(messages.status, [...statuses]))
+        .groupBy(messages.status)) {
+        counts[row.status] = row.count;
+      }
+      return counts;
+    });
+  }
+
+  idsInStatus(statuses: readonly MessageStatus[], limit: number): Promise<string[]> {
+    return this.#ids(
+      and(inArray(messages.status, [...statuses]), isNull(messages.deletedAt)),
+      [asc(messages.createdAt), asc(messages.id)],
+      limit,
+    );
+  }
+
+  dueScheduledIds(now: Date, limit: number): Promise<string[]> {
+    return this.#ids(
+      and(
+        eq(messages.status, 'scheduled'),
+        lte(messages.scheduledAt, now),
+        isNull(messages.deletedAt),
+      ),
+      [asc(messages.scheduledAt), asc(messages.id)],
+      limit,
+    );
+  }
+
+  unsettledSince(
+    statuses: readonly MessageStatus[],
+    since: Date,
+    limit: number,
+  ): Promise<string[]> {
+    return this.#ids(
+      and(
+        inArray(messages.status, [...statuses]),
+        eq(messages.direction, 'outbound'),
+        isNotNull(messages.externalId),
+        gt(messages.updatedAt, since),
+      ),
+      [asc(messages.updatedAt), asc(messages.id)],
+      limit,
+    );
+  }
+
+  transition(
+    id: string,
+    from: readonly MessageStatus[],
+    patch: MessagePatch,
+    options: { includeDeleted?: boolean } = {},
+  ): Promise<boolean> {
+    return this.run(async (db) => {
+      const result = await db
+        .update(messages)
+        .set(patch)
+        .where(
+          and(
+            eq(messages.id, id),
+            inArray(messages.status, [...from]),
+            options.includeDeleted ? undefined : isNull(messages.deletedAt),
+          ),
+        );
+      return changed(result) > 0;
+    });
+  }
+
+  update(id: string, patch: MessagePatch): Promise<void> {
+    return this.run(async (db) => {
+      await db.update(messages).set(patch).where(eq(messages.id, id));
+    });
+  }
+
+  insertAttachmentData(messageId: string, position: number, data: Uint8Array): Promise<void> {
+    return this.run(async (db) => {
+      await db
+        .insert(messageAttachmentData)
+        .values({ messageId, position, data: Buffer.from(data) });
+    });
+  }
+
+  attachmentData(messageId: string): Promise<Map<number, Uint8Array>> {
+    return this.run(async (db) => {
+      const rows = await db
+        .select()
+        .from(messageAttachmentData)
+        .where(eq(messageAttachmentData.messageId, messageId));
+      return new Map(rows.map((row) => [row.position, new Uint8Array(row.data)]));
+    });
+  }
+
+  #one(where: SQL | undefined): Promise<MessageRecord | undefined> {
+    return this.run(async (db) => {
+      const row = await db.select().from(messages).where(where).limit(1).then(first);
+      return row && toRecord(row);
+    });
+  }
+
+  #ids(where: SQL | undefined, order: SQL[], limit: number): Promise<string[]> {
+    return this.run(async (db) =>
+      (
+        await db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+      ).map((row) => row.id),
+    );
+  }
+}

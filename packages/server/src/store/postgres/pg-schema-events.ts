@@ -1,0 +1,112 @@
+import type { EventType, WebhookEventSelector } from '@switchboard/contract';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, json, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { DeliveryStatus, DeliveryTrigger } from '../delivery-repository';
+import { text, timestamp } from './pg-columns';
+import { customerIdColumn } from './pg-schema';
+
+/**
+ * Every event, exactly as receivers get it: `payload` holds the serialized body, so the bytes
+ * signed for a webhook, retried days later and written to the stream are always the same.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    customerId: customerIdColumn(),
+    type: text('type').$type<EventType>().notNull(),
+    payload: text('payload').notNull(),
+    correlationId: text('correlation_id').notNull(),
+    messageId: text('message_id'),
+    callbackUrl: text('callback_url'),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (table) => [
+    index('events_customer_created_idx').on(table.customerId, table.createdAt),
+    index('events_message_id_idx').on(table.messageId),
+  ],
+);
+
+/** Each customer's signing secret of `callbackUrl` deliveries (sealed: see sealed-columns). */
+export const callbackSecrets = pgTable('callback_secrets', {
+  customerId: customerIdColumn().primaryKey(),
+  secret: text('secret').notNull(),
+  createdAt: timestamp('created_at').notNull(),
+});
+
+/**
+ * Webhook registrations. `secret` is kept readable because every delivery is signed with it;
+ * `events_key` is the sorted event set, so "same (url, event set)" is one indexed comparison.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    customerId: customerIdColumn(),
+    name: text('name'),
+    url: text('url').notNull(),
+    events: json('events').$type<WebhookEventSelector[]>().notNull(),
+    eventsKey: text('events_key').notNull(),
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull(),
+    /** Consecutive delivery chains that ended exhausted; three deactivate the webhook. */
+    exhaustedChains: integer('exhausted_chains').notNull().default(0),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (table) => [
+    index('webhooks_customer_idx').on(table.customerId, table.createdAt),
+    // The uniqueness rule among active webhooks, enforced by the database as well, so two
+    // processes creating the same registration at once cannot both succeed.
+    uniqueIndex('webhooks_active_url_events_unique')
+      .on(table.customerId, table.url, table.eventsKey)
+      .where(sql`${table.active}`),
+  ],
+);
+
+/**
+ * One row per delivery attempt, and the durable work queue at the same time: a `pending` row
+ * whose `next_attempt_at` has passed and whose lease is free is due. `webhook_id` is null for a
+ * message's `callbackUrl`, whose address is then in `target_url`.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    customerId: customerIdColumn(),
+    webhookId: text('webhook_id').references(() => webhooks.id, { onDelete: 'cascade' }),
+    targetUrl: text('target_url'),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id),
+    eventType: text('event_type').$type<EventType>().notNull(),
+    attempt: integer('attempt').notNull(),
+    trigger: text('trigger').$type<DeliveryTrigger>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    createdAt: timestamp('created_at').notNull(),
+    attemptedAt: timestamp('attempted_at'),
+    nextAttemptAt: timestamp('next_attempt_at'),
+    /** Which worker holds the attempt, and until when: a crashed worker's lease runs out. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until'),
+  },
+  (table) => [
+    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    // The dispatcher's queue: pending attempts by receiver (a webhook, or a callback URL when
+    // `webhook_id` is null), in due order. Partial, so it holds the backlog only, never the
+    // delivery log of settled attempts; the dispatcher's queries name it (`indexed by`), as the
+    // planner has no statistics to prefer it over `webhook_deliveries_due_idx`.
+    index('webhook_deliveries_pending_target_idx')
+      .on(table.webhookId, table.targetUrl, table.nextAttemptAt, table.id)
+      .where(sql`${table.status} = 'pending'`),
+    index('webhook_deliveries_webhook_idx').on(table.webhookId, table.id),
+    index('webhook_deliveries_event_idx').on(table.eventId),
+    // The callback delivery log: a customer's attempts to its messages' callback URLs.
+    index('webhook_deliveries_callbacks_idx')
+      .on(table.customerId, table.id)
+      .where(sql`${table.webhookId} is null`),
+  ],
+);

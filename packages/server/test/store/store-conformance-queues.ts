@@ -1,0 +1,330 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliveryRecord } from '../../src/store/delivery-repository';
+import type { MessageRecord } from '../../src/store/message-repository';
+import type { Store } from '../../src/store/store';
+import { DuplicateWebhookError } from '../../src/store/webhook-repository';
+
+const T0 = new Date('2026-01-15T12:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** A queued outbound message of customer `c1` on instance `i1`. */
+function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRecord {
+  return {
+    id,
+    customerId: 'c1',
+    direction: 'outbound',
+    status: 'queued',
+    to: '+14155550123',
+    conversationId: null,
+    providerChatId: null,
+    isGroup: false,
+    from: '+14155550100',
+    instanceId: 'i1',
+    channel: null,
+    pinnedChannel: null,
+    text: `text of ${id}`,
+    mediaUrls: null,
+    attachments: [],
+    effect: null,
+    messageType: null,
+    mentions: null,
+    replyTo: null,
+    scheduledAt: null,
+    idempotencyKey: null,
+    callbackUrl: null,
+    metadata: { zeta: id, alpha: 1, mid: true },
+    createContact: null,
+    routingPreference: ['imessage', 'sms'],
+    routingFallback: true,
+    fallbackTriggered: false,
+    externalId: null,
+    errorCode: null,
+    errorMessage: null,
+    retryCount: 0,
+    timeline: [{ status: 'queued', at: T0.getTime(), channel: null }],
+    correlationId: `cor_${id}`,
+    suppressed: false,
+    source: null,
+    segments: null,
+    createdAt: T0,
+    updatedAt: T0,
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The behaviour of the queues and logs every backend must share, under concurrency too: messages
+ * (idempotency races, keyset pages, conditional transitions), the event log, webhooks and the
+ * webhook delivery queue (claims, leases). Called by each backend's test file with a function
+ * that opens a fresh, migrated, empty store.
+ */
+export function describeQueueConformance(name: string, openStore: () => Promise<Store>): void {
+  async function withSeededStore(work: (store: Store) => Promise<void>): Promise<void> {
+    const store = await openStore();
+    try {
+      await store.customers.insert({
+        id: 'c1',
+        name: 'c1',
+        settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
+        createdAt: T0,
+      });
+      await store.instances.insert({
+        id: 'i1',
+        name: 'instance-i1',
+        provider: 'simulator',
+        channels: ['imessage', 'sms'],
+        config: {},
+        enabled: true,
+        ingressToken: 'ingr_test',
+        updatedAt: T0,
+        deletedAt: null,
+        healthStatus: 'unknown',
+        healthWarnings: [],
+        healthCheckedAt: null,
+        createdAt: T0,
+      });
+      await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  describe(`${name} queues and logs`, () => {
+    it('round-trips a message, JSON key order and all', () =>
+      withSeededStore(async (store) => {
+        const original = message('m1', { segments: 2, scheduledAt: at(60) });
+        expect(await store.messages.insert(original)).toBe(true);
+        const found = await store.messages.findById('c1', 'm1');
+        expect(found).toEqual(original);
+        expect(JSON.stringify(found?.metadata)).toBe(JSON.stringify(original.metadata));
+        expect(await store.messages.findById('c2', 'm1')).toBeUndefined();
+      }));
+
+    it('stores one message of concurrent sends with one idempotency key', () =>
+      withSeededStore(async (store) => {
+        const results = await Promise.all(
+          Array.from({ length: 12 }, (_, index) =>
+            store.transaction((tx) =>
+              tx.messages.insert(message(`m${index}`, { idempotencyKey: 'same-key' })),
+            ),
+          ),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const kept = await store.messages.findByIdempotencyKey('c1', 'same-key');
+        expect(kept?.id).toBe(`m${results.indexOf(true)}`);
+      }));
+
+    it('lets exactly one of concurrent transitions move a message', () =>
+      withSeededStore(async (store) => {
+        await store.messages.insert(message('m1'));
+        const moved = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.messages.transition('m1', ['queued'], { status: 'pending', updatedAt: at(1) }),
+          ),
+        );
+        expect(moved.filter(Boolean)).toHaveLength(1);
+        expect((await store.messages.findById('c1', 'm1'))?.status).toBe('pending');
+      }));
+
+    it('pages messages newest first by (created_at, id), with filters, losing none', () =>
+      withSeededStore(async (store) => {
+        // Ids chosen so that byte order and a locale's order differ (case, punctuation).
+        const ids = ['m-b', 'mA', 'm_a', 'ma', 'M1', 'm-a', 'mB'];
+        for (const [index, id] of ids.entries()) {
+          await store.messages.insert(
+            message(id, {
+              createdAt: at(index < 4 ? 0 : index),
+              to: index % 2 === 0 ? '+14155550123' : '+14155550999',
+            }),
+          );
+        }
+        const seen: string[] = [];
+        let after: { createdAt: Date; id: string } | undefined;
+        for (;;) {
+          const page = await store.messages.list('c1', { limit: 3, ...(after ? { after } : {}) });
+          seen.push(...page.map((m) => m.id));
+          const last = page.at(-1);
+          if (page.length < 3 || !last) break;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        const expected = [...ids]
+          .map((id, index) => ({ id, created: index < 4 ? 0 : index }))
+          .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .map((entry) => entry.id);
+        expect(seen).toEqual(expected);
+        const toOther = await store.messages.list('c1', { limit: 10, to: '+14155550999' });
+        expect(toOther.map((m) => m.id).sort()).toEqual(['mA', 'ma', 'm-a'].sort());
+      }));
+
+    it('lists due scheduled messages soonest first and counts by status', () =>
+      withSeededStore(async (store) => {
+        await store.messages.insert(message('s2', { status: 'scheduled', scheduledAt: at(20) }));
+        await store.messages.insert(message('s1', { status: 'scheduled', scheduledAt: at(10) }));
+        await store.messages.insert(message('s3', { status: 'scheduled', scheduledAt: at(30) }));
+        expect(await store.messages.dueScheduledIds(at(25), 10)).toEqual(['s1', 's2']);
+        expect(await store.messages.countByStatus(['scheduled', 'queued'])).toEqual({
+          scheduled: 3,
+        });
+        const page = await store.messages.listScheduled('c1', {
+          limit: 2,
+          after: { scheduledAt: at(10), id: 's1' },
+        });
+        expect(page.map((m) => m.id)).toEqual(['s2', 's3']);
+      }));
+
+    it('replays the event log after a cursor, oldest first, without webhook tests', () =>
+      withSeededStore(async (store) => {
+        const event = (id: string, seconds: number, type = 'message.sent' as const) => ({
+          id,
+          customerId: 'c1',
+          type,
+          payload: `{"id":"${id}"}`,
+          correlationId: 'cor',
+          messageId: null,
+          callbackUrl: null,
+          createdAt: at(seconds),
+        });
+        await store.events.insert(event('e2', 1));
+        await store.events.insert(event('e1', 1));
+        await store.events.insert(event('e3', 2));
+        await store.events.insert({ ...event('e4', 3), type: 'webhook.test' });
+        const after = await store.events.listAfter('c1', { createdAt: at(0), id: '' }, 10);
+        expect(after.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+        const later = await store.events.listAfter('c1', { createdAt: at(1), id: 'e1' }, 10);
+        expect(later.map((e) => e.id)).toEqual(['e2', 'e3']);
+      }));
+
+    it('keeps one active webhook per url and event set, and finds subscribers', () =>
+      withSeededStore(async (store) => {
+        const hook = {
+          id: 'w1',
+          customerId: 'c1',
+          name: null,
+          url: 'https://example.com/hook',
+          events: ['message.sent' as const],
+          secret: 'whsec_test',
+          active: true,
+          exhaustedChains: 0,
+          createdAt: T0,
+          updatedAt: T0,
+        };
+        await store.webhooks.insert(hook);
+        await expect(store.webhooks.insert({ ...hook, id: 'w2' })).rejects.toBeInstanceOf(
+          DuplicateWebhookError,
+        );
+        await store.webhooks.insert({ ...hook, id: 'w3', events: ['*'], createdAt: at(1) });
+        expect(
+          (await store.webhooks.listActiveSubscribed('c1', 'message.sent')).map((w) => w.id),
+        ).toEqual(['w1', 'w3']);
+        expect(
+          (await store.webhooks.listActiveSubscribed('c1', 'message.failed')).map((w) => w.id),
+        ).toEqual(['w3']);
+        expect(await store.webhooks.recordExhaustedChain('w1', 2, at(2))).toEqual({
+          streak: 1,
+          deactivated: false,
+        });
+        expect(await store.webhooks.recordExhaustedChain('w1', 2, at(2))).toEqual({
+          streak: 2,
+          deactivated: true,
+        });
+        expect((await store.webhooks.findById('c1', 'w1'))?.active).toBe(false);
+      }));
+
+    it('gives each due delivery to exactly one of concurrent claimers, until its lease runs out', () =>
+      withSeededStore(async (store) => {
+        await store.webhooks.insert({
+          id: 'w1',
+          customerId: 'c1',
+          name: null,
+          url: 'https://example.com/hook',
+          events: ['*'],
+          secret: 'whsec_test',
+          active: true,
+          exhaustedChains: 0,
+          createdAt: T0,
+          updatedAt: T0,
+        });
+        await store.events.insert({
+          id: 'e1',
+          customerId: 'c1',
+          type: 'message.sent',
+          payload: '{"id":"e1"}',
+          correlationId: 'cor',
+          messageId: null,
+          callbackUrl: 'https://example.com/callback',
+          createdAt: T0,
+        });
+        const delivery = (id: string, overrides: Partial<DeliveryRecord>): DeliveryRecord => ({
+          id,
+          customerId: 'c1',
+          webhookId: 'w1',
+          targetUrl: null,
+          eventId: 'e1',
+          eventType: 'message.sent',
+          attempt: 1,
+          trigger: 'event',
+          status: 'pending',
+          statusCode: null,
+          durationMs: null,
+          error: null,
+          createdAt: T0,
+          attemptedAt: null,
+          nextAttemptAt: T0,
+          leaseOwner: null,
+          leaseUntil: null,
+          ...overrides,
+        });
+        await store.deliveries.insertMany([
+          delivery('d1', {}),
+          delivery('d2', { nextAttemptAt: at(1) }),
+          delivery('d3', { nextAttemptAt: at(100) }),
+          delivery('d4', { webhookId: null, targetUrl: 'https://example.com/callback' }),
+        ]);
+        expect(await store.deliveries.countPending()).toBe(4);
+        expect((await store.deliveries.listDueTargets(at(5))).sort()).toEqual([
+          'url:https://example.com/callback',
+          'w1',
+        ]);
+        expect((await store.deliveries.listDueFor(at(5), ['w1'], 10)).map((due) => due.id)).toEqual(
+          ['d1', 'd2'],
+        );
+
+        const claims = await Promise.all(
+          ['a', 'b', 'c', 'd', 'e'].map((owner) =>
+            store.deliveries.claim('d1', owner, at(5), at(35)),
+          ),
+        );
+        const winners = claims.filter((claim) => claim !== undefined);
+        expect(winners).toHaveLength(1);
+        const [won] = winners;
+        expect(won?.webhook).toEqual({
+          url: 'https://example.com/hook',
+          secret: 'whsec_test',
+          active: true,
+        });
+        expect(won?.payload).toBe('{"id":"e1"}');
+        const owner = won?.delivery.leaseOwner ?? '';
+        // Leased: no one else takes it, nor completes it, until the lease runs out.
+        expect(await store.deliveries.claim('d1', 'late', at(10), at(40))).toBeUndefined();
+        const result = {
+          status: 'delivered' as const,
+          statusCode: 200,
+          durationMs: 12,
+          error: null,
+          attemptedAt: at(6),
+          nextAttemptAt: null,
+        };
+        expect(await store.deliveries.complete('d1', 'late', result)).toBe(false);
+        // A claimer that died: its lease runs out and another process makes the attempt.
+        expect(await store.deliveries.claim('d1', 'late', at(36), at(66))).toBeDefined();
+        expect(await store.deliveries.complete('d1', owner, result)).toBe(false);
+        expect(await store.deliveries.complete('d1', 'late', result)).toBe(true);
+        expect(await store.deliveries.claim('d3', 'x', at(5), at(35))).toBeUndefined();
+        expect(
+          await store.deliveries.claim('d3', 'x', at(5), at(35), { ignoreDueTime: true }),
+        ).toBeDefined();
+        expect(await store.deliveries.countPending()).toBe(3);
+      }));
+  });
+}
