@@ -13,6 +13,7 @@ import { createLogger } from './logging/logger';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 import type { RateLimitStore } from './rate-limit/rate-limit-store';
 import { RedisConnection } from './redis/redis-connection';
+import { RedisEventBus } from './redis/redis-event-bus';
 import { RedisRateLimitStore } from './redis/redis-rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
 import { openStore } from './store/open-store';
@@ -115,6 +116,8 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     for (const error of await workers.stopAll()) app.log.error({ err: error }, 'worker failed');
     await rateLimitStore.close();
+    const bus = app.services.events.bus;
+    if (bus instanceof RedisEventBus) bus.close();
     await redis?.close();
     if (!overrides.store) await store.close();
     overrides.onClosed?.();

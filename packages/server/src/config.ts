@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   SCHEDULER_INTERVAL_MS: env(integer(10).default(60_000)),
   RECONCILE_SENT_WINDOW_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
   RECONCILE_DELIVERED_WINDOW_MS: env(integer(0).default(15 * 60 * 1000)),
+  MESSAGE_TAKEOVER_AFTER_MS: env(integer(1000).default(5 * 60 * 1000)),
   WEBHOOK_RETRY_SCHEDULE: env(
     z
       .string()
@@ -148,6 +149,11 @@ export interface Config {
   reconcileSentWindowMs: number;
   /** At start-up, `delivered` messages changed within this long are reconciled (read receipts). */
   reconcileDeliveredWindowMs: number;
+  /**
+   * With PostgreSQL: how long a `pending` message stays unchanged before another process takes
+   * it over (its process died).
+   */
+  messageTakeoverAfterMs: number;
   /** Delays before each webhook retry attempt, in milliseconds. */
   webhookRetryScheduleMs: readonly number[];
   /** How long a webhook receiver has to answer. */
@@ -262,6 +268,7 @@ export function loadConfig(
     schedulerIntervalMs: e.SCHEDULER_INTERVAL_MS,
     reconcileSentWindowMs: e.RECONCILE_SENT_WINDOW_MS,
     reconcileDeliveredWindowMs: e.RECONCILE_DELIVERED_WINDOW_MS,
+    messageTakeoverAfterMs: e.MESSAGE_TAKEOVER_AFTER_MS,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,

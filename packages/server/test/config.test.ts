@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       schedulerIntervalMs: 60_000,
       reconcileSentWindowMs: 86_400_000,
       reconcileDeliveredWindowMs: 900_000,
+      messageTakeoverAfterMs: 300_000,
       webhookRetryScheduleMs: [
         30_000, 300_000, 1_800_000, 7_200_000, 28_800_000, 86_400_000, 86_400_000,
       ],

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
 import { type EventBus, type EventListener, InProcessEventBus } from '../events/event-bus';
+import { EventLogTail } from '../events/event-log-tail';
 import type { RecordedEvent } from '../events/event-recorder';
+import type { EventRepository } from '../store/event-repository';
 import type { RedisConnection } from './redis-connection';
 
 /** What travels on a customer's channel: the event, and which process published it. */
@@ -27,18 +30,36 @@ export class RedisEventBus implements EventBus {
   readonly #local = new InProcessEventBus();
   readonly #origin = randomUUID();
   readonly #subscribed = new Map<string, number>();
+  readonly #tail: EventLogTail | undefined;
   #failing = false;
 
-  /** A bus on `redis`, with channels under `prefix`. */
+  /**
+   * A bus on `redis`, with channels under `prefix`; with `log`, gaps (an event whose process died
+   * before publishing it, events committed while Redis was down) are filled from the event log.
+   */
   constructor(
     private readonly redis: RedisConnection,
     private readonly prefix: string,
     private readonly logger: BusLogger,
+    log?: { events: EventRepository; clock: Clock; intervalMs?: number },
   ) {
     redis.subscriber.on('message', (channel: string, raw: string) => this.#receive(channel, raw));
+    this.#tail =
+      log &&
+      new EventLogTail({
+        ...log,
+        deliver: (event) => this.#local.publish(event),
+        onError: (error) => this.#failed(error, 'could not read the event log for missed events'),
+      });
+  }
+
+  /** Stops filling gaps from the event log. */
+  close(): void {
+    this.#tail?.stop();
   }
 
   publish(event: RecordedEvent): void {
+    this.#tail?.markSeen(event);
     this.#local.publish(event);
     const message: BusMessage = { origin: this.#origin, event };
     this.redis.commands.publish(this.#channel(event.customerId), JSON.stringify(message)).then(
@@ -54,6 +75,7 @@ export class RedisEventBus implements EventBus {
     const count = (this.#subscribed.get(customerId) ?? 0) + 1;
     this.#subscribed.set(customerId, count);
     if (count === 1) {
+      this.#tail?.watch(customerId);
       this.redis.subscriber
         .subscribe(this.#channel(customerId))
         .catch((error: unknown) =>
@@ -71,6 +93,7 @@ export class RedisEventBus implements EventBus {
         return;
       }
       this.#subscribed.delete(customerId);
+      this.#tail?.unwatch(customerId);
       this.redis.subscriber.unsubscribe(this.#channel(customerId)).catch(() => undefined);
     };
   }
@@ -88,6 +111,8 @@ export class RedisEventBus implements EventBus {
       return;
     }
     if (message.origin === this.#origin) return;
+    // Already handed on by the log tail (which read it before Redis brought it): once is enough.
+    if (this.#tail && !this.#tail.markSeen(message.event)) return;
     this.#local.publish(message.event);
   }
 

@@ -50,6 +50,13 @@ export interface MessageDispatcherOptions {
    * receipt missed while the server was down (default 15 min).
    */
   reconcileDeliveredWithinMs?: number;
+  /**
+   * Set when other server processes share the database (PostgreSQL): a `pending` message is then
+   * another process's work in progress, taken over only once it has been unchanged this long (its
+   * process died). Start-up recovery resumes only those, and every sweep looks for them. Unset (one
+   * process per SQLite file): every `pending` message at start-up is this process's own leftover.
+   */
+  takeoverAfterMs?: number;
 }
 
 /**
@@ -84,7 +91,10 @@ export class MessageDispatcher implements Worker {
     this.#sweep = new PeriodicTask({
       name: 'message-sweep',
       intervalMs: options.sweepIntervalMs ?? 5_000,
-      run: () => this.#sweepQueued(),
+      run: async () => {
+        await this.#sweepQueued();
+        await this.#takeOverStale();
+      },
       onError: (error) => this.#logger.error({ err: error }, 'queued message sweep failed'),
     });
   }
@@ -210,23 +220,49 @@ export class MessageDispatcher implements Worker {
     });
   }
 
+  /**
+   * Resumes `pending` messages unchanged for {@link MessageDispatcherOptions.takeoverAfterMs}: a
+   * dead process's sends, each claimed by one conditional update so that of the live processes
+   * exactly one resumes it. Resuming re-drives the same attempt id (or asks the provider where a
+   * send it accepted stands), so an upstream that dedupes on it never sends twice.
+   */
+  async #takeOverStale(): Promise<void> {
+    const { takeoverAfterMs } = this.#options;
+    if (takeoverAfterMs === undefined || this.#stopped) return;
+    const { store, clock, delivery } = this.#options;
+    const now = clock.now();
+    const before = new Date(now - takeoverAfterMs);
+    const ids = await store.messages.staleIds('pending', before, BATCH);
+    const claimed: string[] = [];
+    for (const id of ids) {
+      if (this.#running.has(id)) continue;
+      if (await store.messages.claimStale(id, 'pending', before, new Date(now))) claimed.push(id);
+    }
+    await this.#inLanes(claimed, (id) => delivery.resumePending(id));
+  }
+
   async #sweepQueued(): Promise<void> {
     const ids = await this.#options.store.messages.idsInStatus(['queued'], BATCH);
     for (const id of ids) this.enqueue(id);
   }
 
   /**
-   * Start-up recovery (one server per database): a message still `pending` was being handed to a
+   * Start-up recovery (one server per SQLite file): a message still `pending` was being handed to a
    * provider when the process died; a recently changed `sent` or `delivered` one may have missed
    * updates. Pages of {@link BATCH} ids, each worked through before the next is read, so the
    * memory recovery holds does not grow with the number of messages.
    */
   async #recover(): Promise<void> {
     const { store, delivery, clock } = this.#options;
-    await this.#recoverPages(
-      (limit) => store.messages.idsInStatus(['pending'], limit),
-      (id) => delivery.resumePending(id),
-    );
+    if (this.#options.takeoverAfterMs === undefined) {
+      await this.#recoverPages(
+        (limit) => store.messages.idsInStatus(['pending'], limit),
+        (id) => delivery.resumePending(id),
+      );
+    } else {
+      // Other processes share the database: only their dead share is ours to resume.
+      await this.#takeOverStale();
+    }
     const now = clock.now();
     // Delivered first: a `sent` message reconciled to `delivered` is not looked up twice.
     const windows: Array<[MessageStatus, number]> = [

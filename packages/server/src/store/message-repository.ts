@@ -240,6 +240,16 @@ export interface MessageRepository {
    */
   unsettledSince(statuses: readonly MessageStatus[], since: Date, limit: number): Promise<string[]>;
   /**
+   * Ids of not-deleted messages in `status` unchanged since `before`, longest unchanged first:
+   * work a process that died may have left (several processes on one database).
+   */
+  staleIds(status: MessageStatus, before: Date, limit: number): Promise<string[]>;
+  /**
+   * Takes a message left in `status` and unchanged since `before` by setting its `updatedAt` to
+   * `now`; of processes racing for it, exactly one gets `true`.
+   */
+  claimStale(id: string, status: MessageStatus, before: Date, now: Date): Promise<boolean>;
+  /**
    * Applies `patch` when the message is still in one of `from` (and not deleted, unless
    * `includeDeleted`); false when another worker or request changed it first.
    */

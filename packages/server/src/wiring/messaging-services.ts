@@ -139,6 +139,8 @@ export function createMessagingServices(deps: MessagingDependencies): MessagingS
     clock,
     reconcileSentWithinMs: config.reconcileSentWindowMs,
     reconcileDeliveredWithinMs: config.reconcileDeliveredWindowMs,
+    // Other processes may share a PostgreSQL database: their `pending` sends are theirs.
+    ...(store.kind === 'postgres' ? { takeoverAfterMs: config.messageTakeoverAfterMs } : {}),
   });
   const messages = new MessageService({
     store,

@@ -112,7 +112,10 @@ export function createServices(
   overrides: ServiceOverrides = {},
 ): Services {
   const bus = overrides.redis
-    ? new RedisEventBus(overrides.redis, config.redisKeyPrefix, overrides.redis.logger)
+    ? new RedisEventBus(overrides.redis, config.redisKeyPrefix, overrides.redis.logger, {
+        events: store.events,
+        clock,
+      })
     : new InProcessEventBus();
   const events = new EventService(clock, bus);
   const callbacks = new CallbackService(store, clock);

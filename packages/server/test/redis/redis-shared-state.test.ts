@@ -129,4 +129,22 @@ describe('a server whose Redis is unreachable', () => {
     expect(statuses).toEqual([200, 429, 429]);
     stream.close();
   });
+
+  it('still brings another process’s events to a stream, from the event log, each once', async () => {
+    const { a, b, key } = await twoServers({ REDIS_URL: 'redis://127.0.0.1:1' });
+    const onB = await openEventStream(await loopbackOrigin(b.app), key);
+    expect((await send(a, key, 'committed on A')).statusCode).toBe(202);
+    expect((await send(b, key, 'committed on B')).statusCode).toBe(202);
+    // The log is read every second: a few seconds at most.
+    await waitFor(
+      () => (queuedTexts(onB.events).length >= 2 ? true : undefined),
+      5000,
+      'both events on the stream of B',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(queuedTexts(onB.events).sort()).toEqual(['committed on A', 'committed on B']);
+    const ids = onB.events.map((event) => ('id' in event ? event.id : event.eventId));
+    expect(new Set(ids).size).toBe(ids.length);
+    onB.close();
+  });
 });

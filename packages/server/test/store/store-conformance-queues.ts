@@ -127,6 +127,25 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect((await store.messages.findById('c1', 'm1'))?.status).toBe('pending');
       }));
 
+    it('lists messages left unchanged in a status and lets one racer take each over', () =>
+      withSeededStore(async (store) => {
+        await store.messages.insert(message('old', { status: 'pending', updatedAt: at(0) }));
+        await store.messages.insert(message('older', { status: 'pending', updatedAt: at(-5) }));
+        await store.messages.insert(message('fresh', { status: 'pending', updatedAt: at(50) }));
+        await store.messages.insert(message('queued', { updatedAt: at(-10) }));
+        expect(await store.messages.staleIds('pending', at(10), 10)).toEqual(['older', 'old']);
+        const takes = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            store.messages.claimStale('old', 'pending', at(10), at(60)),
+          ),
+        );
+        expect(takes.filter(Boolean)).toHaveLength(1);
+        expect((await store.messages.findById('c1', 'old'))?.updatedAt).toEqual(at(60));
+        expect(await store.messages.claimStale('old', 'pending', at(10), at(61))).toBe(false);
+        expect(await store.messages.claimStale('fresh', 'pending', at(10), at(61))).toBe(false);
+        expect(await store.messages.staleIds('pending', at(10), 10)).toEqual(['older']);
+      }));
+
     it('pages messages newest first by (created_at, id), with filters, losing none', () =>
       withSeededStore(async (store) => {
         // Ids chosen so that byte order and a locale's order differ (case, punctuation).

@@ -190,6 +190,27 @@ export class PgMessageRepository implements MessageRepository {
     );
   }
 
+  staleIds(status: MessageStatus, before: Date, limit: number): Promise<string[]> {
+    return this.#ids(
+      and(eq(messages.status, status), lte(messages.updatedAt, before), isNull(messages.deletedAt)),
+      [asc(messages.updatedAt), asc(messages.id)],
+      limit,
+    );
+  }
+
+  claimStale(id: string, status: MessageStatus, before: Date, now: Date): Promise<boolean> {
+    return this.run(async (db) => {
+      // PostgreSQL re-checks the condition on the row it locked: one racer changes it.
+      const result = await db
+        .update(messages)
+        .set({ updatedAt: now })
+        .where(
+          and(eq(messages.id, id), eq(messages.status, status), lte(messages.updatedAt, before)),
+        );
+      return changed(result) > 0;
+    });
+  }
+
   transition(
     id: string,
     from: readonly MessageStatus[],

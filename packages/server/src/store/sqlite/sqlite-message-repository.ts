@@ -313,6 +313,38 @@ export class SqliteMessageRepository implements MessageRepository {
     );
   }
 
+  staleIds(status: MessageStatus, before: Date, limit: number): Promise<string[]> {
+    return this.run((db) =>
+      db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.status, status),
+            lte(messages.updatedAt, before),
+            isNull(messages.deletedAt),
+          ),
+        )
+        .orderBy(asc(messages.updatedAt), asc(messages.id))
+        .limit(limit)
+        .all()
+        .map((row) => row.id),
+    );
+  }
+
+  claimStale(id: string, status: MessageStatus, before: Date, now: Date): Promise<boolean> {
+    return this.run(
+      (db) =>
+        db
+          .update(messages)
+          .set({ updatedAt: now })
+          .where(
+            and(eq(messages.id, id), eq(messages.status, status), lte(messages.updatedAt, before)),
+          )
+          .run().changes > 0,
+    );
+  }
+
   transition(
     id: string,
     from: readonly MessageStatus[],
