@@ -24,6 +24,14 @@ export interface BenchMode {
     /** POSTs of the bare undici loop per round. */
     baselinePosts: number;
   };
+  /** The scale-out scenario: sizes of each setup's bursts. */
+  scaleOut: {
+    customers: number;
+    messages: number;
+    sendConcurrency: number;
+    sendWindowSec: number;
+    drainLimitSec: number;
+  };
   fanout: {
     subscribers: number;
     customers: number;
@@ -73,6 +81,13 @@ export const FULL_MODE: BenchMode = {
     drainLimitSec: 60,
     baselinePosts: 15_000,
   },
+  scaleOut: {
+    customers: 8,
+    messages: 3_000,
+    sendConcurrency: 32,
+    sendWindowSec: 10,
+    drainLimitSec: 60,
+  },
   fanout: { subscribers: 1_000, customers: 10, eventsPerSec: 500, durationSec: 10 },
   growth: { smallRows: 1_000, largeRows: 1_000_000, connections: 4, durationSec: 4 },
   startup: { starts: 3, idleSettleMs: 1_000 },
@@ -105,6 +120,7 @@ export const QUICK_MODE: BenchMode = {
     drainLimitSec: 20,
     baselinePosts: 300,
   },
+  scaleOut: { customers: 2, messages: 30, sendConcurrency: 6, sendWindowSec: 5, drainLimitSec: 20 },
   fanout: { subscribers: 50, customers: 2, eventsPerSec: 100, durationSec: 1 },
   growth: { smallRows: 1_000, largeRows: 10_000, connections: 2, durationSec: 1 },
   startup: { starts: 1, idleSettleMs: 300 },

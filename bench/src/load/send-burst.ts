@@ -4,7 +4,8 @@ import { realisticSendBody } from '../seed/send-body';
 
 /** A closed-loop burst of sends. */
 export interface SendBurstOptions {
-  url: string;
+  /** The server, or several processes of one deployment taken in turn (client-side balancing). */
+  url: string | readonly string[];
   /** API keys, used round-robin. */
   keys: readonly string[];
   total: number;
@@ -29,7 +30,10 @@ export interface SendBurstResult {
  * accepts them (each client sends its next one on an answer), within a deadline.
  */
 export async function sendBurst(options: SendBurstOptions): Promise<SendBurstResult> {
-  const pool = new Pool(options.url, { connections: options.concurrency });
+  const urls = typeof options.url === 'string' ? [options.url] : options.url;
+  const pools = urls.map(
+    (url) => new Pool(url, { connections: Math.ceil(options.concurrency / urls.length) }),
+  );
   const recipients = recipientCount(options.behaviour);
   const rejectedStatuses: Record<string, number> = {};
   let next = 0;
@@ -40,6 +44,8 @@ export async function sendBurst(options: SendBurstOptions): Promise<SendBurstRes
     while (next < options.total && performance.now() < options.deadline) {
       next += 1;
       const sequence = next;
+      const pool = pools[sequence % pools.length];
+      if (!pool) throw new Error('sendBurst needs at least one url');
       const response = await pool.request({
         method: 'POST',
         path: '/v1/messages',
@@ -66,7 +72,7 @@ export async function sendBurst(options: SendBurstOptions): Promise<SendBurstRes
   try {
     await Promise.all(Array.from({ length: options.concurrency }, client));
   } finally {
-    await pool.close();
+    await Promise.all(pools.map((pool) => pool.close()));
   }
   return { accepted, rejected, rejectedStatuses, elapsedMs: performance.now() - started };
 }

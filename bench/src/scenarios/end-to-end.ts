@@ -4,6 +4,7 @@ import { apiRequest, assertImplemented, UnexpectedAnswerError } from '../api/api
 import { probeSend } from '../api/probe-send';
 import type { ScenarioContext } from '../bench-mode';
 import { sendBurst } from '../load/send-burst';
+import { waitUntil } from '../load/wait-until';
 import { webhookPostLoop } from '../load/webhook-post-loop';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { PeakRssWatch } from '../process/memory-probe';
@@ -35,18 +36,6 @@ interface RoundFigures {
   peakRss: number;
   /** Server CPU (user + system) per fully delivered message, in microseconds. */
   cpuPerMessageUs: number;
-}
-
-async function waitUntil(
-  condition: () => Promise<boolean>,
-  deadline: number,
-  intervalMs = 100,
-): Promise<boolean> {
-  while (performance.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((wake) => setTimeout(wake, intervalMs));
-  }
-  return condition();
 }
 
 /** A real event payload of this run, for the baseline loop to POST (same size, same receiver). */

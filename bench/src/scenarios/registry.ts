@@ -3,6 +3,7 @@ import { endToEnd } from './end-to-end';
 import { eventFanout } from './event-fanout';
 import { growth } from './growth';
 import { mediaTranscoding } from './media-transcoding';
+import { scaleOut } from './scale-out';
 import type { ScenarioOutcome } from './scenario-result';
 import { sendAcceptance } from './send-acceptance';
 import { startupIdle } from './startup-idle';
@@ -18,6 +19,7 @@ export interface Scenario {
 export const SCENARIOS: readonly Scenario[] = [
   { id: 'send-acceptance', title: 'Send acceptance', run: sendAcceptance },
   { id: 'end-to-end', title: 'End to end', run: endToEnd },
+  { id: 'scale-out', title: 'Scale-out', run: scaleOut },
   { id: 'event-fanout', title: 'Event stream fan-out', run: eventFanout },
   { id: 'growth', title: 'Growth', run: growth },
   { id: 'startup-idle', title: 'Start-up and idle', run: startupIdle },

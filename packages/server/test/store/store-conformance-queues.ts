@@ -146,6 +146,29 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect(await store.messages.staleIds('pending', at(10), 10)).toEqual(['older']);
       }));
 
+    it('loses no update of concurrent read-modify-write transactions on one row', () =>
+      withSeededStore(async (store) => {
+        await store.messages.insert(message('m1'));
+        await Promise.all(
+          Array.from({ length: 8 }, (_, index) =>
+            store.transaction(async (tx) => {
+              const current = await tx.messages.findById('c1', 'm1');
+              if (!current) throw new Error('m1 is gone');
+              // Let the other transactions read the same row meanwhile.
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              await tx.messages.update('m1', {
+                timeline: [
+                  ...current.timeline,
+                  { status: 'queued', at: T0.getTime() + index, channel: null },
+                ],
+              });
+            }),
+          ),
+        );
+        const timeline = (await store.messages.findById('c1', 'm1'))?.timeline ?? [];
+        expect(timeline).toHaveLength(9);
+      }));
+
     it('pages messages newest first by (created_at, id), with filters, losing none', () =>
       withSeededStore(async (store) => {
         // Ids chosen so that byte order and a locale's order differ (case, punctuation).

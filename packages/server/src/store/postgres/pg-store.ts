@@ -90,10 +90,11 @@ const MAX_TRANSACTION_RUNS = 12;
 
 /**
  * The {@link Store} on a PostgreSQL connection pool. Statements outside a transaction take any
- * connection; a transaction holds one connection from BEGIN to COMMIT and runs SERIALIZABLE, so
- * it behaves as on SQLite, where transactions run one at a time: when PostgreSQL finds that two
- * concurrent transactions could not have run one after the other, the later one rolls back and
- * runs again (with its post-commit callbacks dropped), up to {@link MAX_TRANSACTION_RUNS} times.
+ * connection; a transaction holds one connection from BEGIN to COMMIT and runs REPEATABLE READ
+ * (a snapshot): when two concurrent transactions change the same row, the later one rolls back
+ * and runs again (with its post-commit callbacks dropped), up to {@link MAX_TRANSACTION_RUNS}
+ * times, so no read-modify-write loses an update, as on SQLite where transactions run one at a
+ * time. Rules that span rows are held by unique indexes and conditional updates.
  */
 export class PgStore implements Store {
   readonly kind = 'postgres';
@@ -174,7 +175,7 @@ export class PgStore implements Store {
       try {
         const value = await this.#db.transaction(
           (tx) => this.#marked(() => this.#runScope(tx, work, committed)),
-          { isolationLevel: 'serializable' },
+          { isolationLevel: 'repeatable read' },
         );
         runCommitted(committed);
         return value;
@@ -265,7 +266,7 @@ export class PgStore implements Store {
   async reencryptSecrets(newKey: Uint8Array): Promise<number> {
     const to = new FieldCipher(Buffer.from(newKey));
     return this.#db.transaction((tx) => reencryptSecrets(tx, this.#cipher, to), {
-      isolationLevel: 'serializable',
+      isolationLevel: 'repeatable read',
     });
   }
 
