@@ -136,6 +136,10 @@ export class BaileysProvider implements MessagingProvider {
     this.#delivery?.close();
   }
 
+  sendsElsewhere(from: string): boolean {
+    return this.whatsappSessions.heldElsewhere(from);
+  }
+
   async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
     if (request.channel !== 'whatsapp') {
       throw ProviderError.channelNotSupported(request.channel, 'Sending');

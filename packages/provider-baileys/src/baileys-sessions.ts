@@ -123,6 +123,11 @@ export class BaileysSessions implements WhatsAppSessionPort {
   }
 
   /** The session of an owned number; INVALID_STATUS when it was never enabled here. */
+  /** True when another process holds the socket of `phoneNumber` (see `sendsElsewhere`). */
+  heldElsewhere(phoneNumber: string): boolean {
+    return this.#sessions.get(phoneNumber)?.heldElsewhere ?? false;
+  }
+
   sessionOf(phoneNumber: string): WhatsAppSocketSession {
     this.#started();
     const session = this.#sessions.get(phoneNumber);

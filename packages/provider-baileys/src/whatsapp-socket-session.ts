@@ -144,7 +144,21 @@ export class WhatsAppSocketSession {
   }
 
   /** The socket of a connected session; INVALID_STATUS otherwise. */
+  /** True while another process holds the number's lease (and its socket): sends go there. */
+  get heldElsewhere(): boolean {
+    return this.#waiting;
+  }
+
   connectedSocket(): BaileysSocket {
+    if (this.#waiting) {
+      // Retryable on this channel, no fallback: the send goes back to `queued`, where the
+      // dispatcher of the process holding the socket takes it.
+      throw new ProviderError(
+        'INVALID_STATUS',
+        `The WhatsApp session of ${this.phoneNumber} is held by another server process`,
+        { retryable: true, fallback: false, channel: 'whatsapp' },
+      );
+    }
     if (this.#status !== 'connected' || !this.#socket) {
       throw new ProviderError(
         'INVALID_STATUS',

@@ -353,6 +353,12 @@ export interface MessagingProvider {
   stop(): Promise<void>;
 
   /**
+   * True when the connection that sends from `from` lives in another server process (a WhatsApp
+   * socket held under another process's lease): the gateway leaves the send queued for that
+   * process's dispatcher instead of claiming it here. Absent: every process can send.
+   */
+  sendsElsewhere?(from: string): boolean;
+  /**
    * Hands one delivery attempt to the upstream. Resolving means accepted, not sent: `sent`,
    * `delivered`, `read` and asynchronous failures arrive as `message.status` events.
    */

@@ -236,6 +236,32 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
       'connected',
     );
 
+    // A send the second process accepts is handed over through the database: it stays queued
+    // until the first process, which holds the socket, takes it on its sweep.
+    const handed = await acmeOnSecond.ok<{ id: string }>(
+      'POST',
+      '/v1/messages',
+      {
+        to: CONTACT,
+        content: { text: 'Through the holder' },
+        routing: { preference: ['whatsapp'] },
+      },
+      202,
+    );
+    await eventually(
+      async () =>
+        (await second.app.store.messages.findByIdInAnyCustomer(handed.id))?.status === 'read' ||
+        undefined,
+      15_000,
+      'the handed-over send to be read',
+    );
+    const read = await acmeOnSecond.ok<Message>('GET', `/v1/messages/${handed.id}`);
+    expect(read.channel).toBe('whatsapp');
+    expect(network.socketOf(WA).sent.map((sent) => sent.content)).toEqual([
+      { text: 'Through the holder' },
+    ]);
+    expect(network.sockets.length).toBe(opened);
+
     // The first stops (its lease is released): the second connects, from the stored credentials.
     await first.close();
     await eventually(

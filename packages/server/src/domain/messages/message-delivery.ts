@@ -72,6 +72,12 @@ export interface MessageDeliveryOptions {
 
 /** The longest wait between two tries of an upstream that is down. */
 const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
+/**
+ * How long a process that leaves a message to the process holding its sender's connection waits
+ * before it looks again (the holder's sweep takes it within seconds; if the holder died meanwhile,
+ * this process may hold the connection by then).
+ */
+const SENDS_ELSEWHERE_RECHECK_MS = 5_000;
 
 /**
  * What became of a delivery turn: nothing to do later (`undefined`), or the message is still
@@ -106,6 +112,10 @@ export class MessageDelivery {
     const { store, pacer, clock } = this.options;
     const message = await store.messages.findByIdInAnyCustomer(messageId);
     if (message?.status !== 'queued') return undefined;
+    // The sender's connection is another process's (a WhatsApp socket under its lease): leave
+    // the message queued, where that process's dispatcher takes it, and look again later.
+    if (await this.#sendsElsewhere(message))
+      return { resume: after(SENDS_ELSEWHERE_RECHECK_MS), reserved: false };
     // Files to convert are converted while the message waits `queued`, holding no worker.
     const preparing = await this.#mediaPreparing(message);
     if (preparing) return { resume: preparing.done, reserved: false };
@@ -130,6 +140,20 @@ export class MessageDelivery {
       return claimed ? await this.#drive(messageId, { ...message, ...claim }) : undefined;
     } finally {
       slot.release();
+    }
+  }
+
+  /**
+   * True when the provider of the message's sending instance sends from another process. (A
+   * channel routed to another instance is caught by that provider at send time instead.)
+   */
+  async #sendsElsewhere(message: MessageRecord): Promise<boolean> {
+    try {
+      const provider = await this.options.providers.provider(message.instanceId);
+      return provider.sendsElsewhere?.(message.from) ?? false;
+    } catch {
+      // An unavailable provider fails again, and is reported, where the send goes on.
+      return false;
     }
   }
 
