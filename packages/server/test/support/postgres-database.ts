@@ -83,9 +83,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a fresh, migrated, empty database on the test PostgreSQL server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const source = await migratedTemplate();
+/**
+ * Creates a fresh, migrated, empty database on the test PostgreSQL server; `unmigrated: true`
+ * leaves out the migrations (a database as an operator creates it).
+ */
+export async function createTestDatabase(
+  options: { unmigrated?: boolean } = {},
+): Promise<TestDatabase> {
+  const source = options.unmigrated ? 'template0' : await migratedTemplate();
   const name = `switchboard_test_${randomBytes(6).toString('hex')}`;
   await withAdmin(async (admin) => {
     for (let attempt = 1; ; attempt += 1) {
