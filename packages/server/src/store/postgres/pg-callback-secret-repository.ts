@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import type { CallbackSecretRecord, CallbackSecretRepository } from '../callback-secret-repository';
-import { first, type PgExecutor } from './pg-executor';
+import { first, type PgExecutor, type PgOrm } from './pg-executor';
 import { callbackSecrets } from './pg-schema-events';
 
 /** {@link CallbackSecretRepository} on PostgreSQL; the secret goes through the field cipher. */
@@ -48,7 +48,7 @@ export class PgCallbackSecretRepository implements CallbackSecretRepository {
     });
   }
 
-  #row(db: Parameters<Parameters<PgExecutor>[0]>[0], customerId: string) {
+  #row(db: PgOrm, customerId: string) {
     return db
       .select()
       .from(callbackSecrets)
