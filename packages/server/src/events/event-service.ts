@@ -80,7 +80,7 @@ export interface CommittedEvent {
  * webhook dispatcher is woken; a rollback leaves no trace of it anywhere.
  */
 export class EventService implements EventRecorder {
-  readonly #queuedListeners = new Set<() => void>();
+  readonly #queuedListeners = new Set<(deliveries: readonly DeliveryRecord[]) => void>();
   readonly #committedListeners = new Set<(event: CommittedEvent) => void>();
 
   /** Creates the service; `bus` carries committed events to the live stream. */
@@ -91,11 +91,11 @@ export class EventService implements EventRecorder {
   ) {}
 
   /**
-   * Calls `listener` after every commit that queued webhook deliveries (the dispatcher wakes on
-   * it, so deliveries leave at once instead of at the next poll).
+   * Calls `listener` with the attempts an event queued, after the commit that queued them (the
+   * dispatcher takes them at once instead of at the next poll).
    * @returns a function that removes the listener.
    */
-  onDeliveriesQueued(listener: () => void): () => void {
+  onDeliveriesQueued(listener: (deliveries: readonly DeliveryRecord[]) => void): () => void {
     this.#queuedListeners.add(listener);
     return () => this.#queuedListeners.delete(listener);
   }
@@ -144,7 +144,7 @@ export class EventService implements EventRecorder {
     const recorded = toRecorded(record);
     tx.afterCommit(() => {
       this.bus.publish(recorded);
-      if (deliveries.length > 0) this.#notifyQueued();
+      if (deliveries.length > 0) this.#notifyQueued(deliveries);
       if (this.#committedListeners.size > 0) {
         const data = 'data' in event ? (event.data as { channel?: unknown }) : undefined;
         const channel = data?.channel;
@@ -198,7 +198,7 @@ export class EventService implements EventRecorder {
     return { event: toRecorded(record), deliveryId: attempt.id };
   }
 
-  #notifyQueued(): void {
-    for (const listener of this.#queuedListeners) listener();
+  #notifyQueued(deliveries: readonly DeliveryRecord[]): void {
+    for (const listener of this.#queuedListeners) listener(deliveries);
   }
 }

@@ -48,6 +48,19 @@ export interface DeliveryRecord {
   leaseUntil: Date | null;
 }
 
+/** The prefix of a callback URL's receiver key (a webhook's key is its id, never prefixed). */
+export const URL_TARGET_KEY_PREFIX = 'url:';
+
+/**
+ * The receiver an attempt goes to, as the dispatcher queues it: the webhook's id, or
+ * `url:<callbackUrl>` for a message's callback URL.
+ */
+export function deliveryTargetKey(
+  delivery: Pick<DeliveryRecord, 'webhookId' | 'targetUrl'>,
+): string {
+  return delivery.webhookId ?? `${URL_TARGET_KEY_PREFIX}${delivery.targetUrl ?? ''}`;
+}
+
 /** A due attempt, as the dispatcher's poll sees it. */
 export interface DueDelivery {
   /** The attempt's id. */

@@ -1,4 +1,3 @@
-import { openPgStore } from './postgres/pg-store';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
@@ -17,13 +16,15 @@ export interface OpenStoreOptions extends SqliteStoreOptions {
 
 /**
  * Opens the store a DATABASE_URL points at, migrated and ready: PostgreSQL for a `postgres://`
- * (or `postgresql://`) URL, otherwise the SQLite file at that path.
+ * (or `postgresql://`) URL, otherwise the SQLite file at that path. The PostgreSQL store (and
+ * `pg`) is loaded only when asked for, so a SQLite server does not carry it in memory.
  */
 export async function openStore(
   databaseUrl: string,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   if (isPostgresUrl(databaseUrl)) {
+    const { openPgStore } = await import('./postgres/pg-store');
     return openPgStore(databaseUrl, {
       encryptionKey: options.encryptionKey,
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),

@@ -3,7 +3,12 @@ import type { Clock } from '../clock';
 import { createSafeDispatcher, type HostResolver } from '../egress/safe-dispatcher';
 import { assertSafeUrl, UnsafeUrlError } from '../egress/url-guard';
 import { newUuid } from '../ids';
-import type { ClaimedDelivery, DeliveryRecord, DeliveryResult } from '../store/delivery-repository';
+import {
+  type ClaimedDelivery,
+  type DeliveryRecord,
+  type DeliveryResult,
+  deliveryTargetKey,
+} from '../store/delivery-repository';
 import type { Store } from '../store/store';
 import type { Worker } from '../workers';
 import { type AttemptPlan, planAttempt } from './attempt-plan';
@@ -165,6 +170,32 @@ export class WebhookDispatcher implements Worker {
         this.#timer = setTimeout(() => this.wake(), this.#options.pollIntervalMs);
         this.#timer.unref();
       });
+  }
+
+  /**
+   * Attempts just committed in this process (an event's first attempts): each due one goes
+   * straight to its receiver's lane, sparing the poll's look-ups, unless the lane is full or
+   * older attempts of that receiver wait in the database (they go first, in due order). Those
+   * left over are found by a poll, started at once. The lease taken before each attempt still
+   * decides who makes it.
+   */
+  offer(deliveries: readonly DeliveryRecord[]): void {
+    if (!this.#started || this.#stopped) return;
+    const now = this.#options.clock.now();
+    let leftOver = false;
+    for (const delivery of deliveries) {
+      if (this.#queued.has(delivery.id)) continue;
+      const targetKey = deliveryTargetKey(delivery);
+      const due = (delivery.nextAttemptAt ?? delivery.createdAt).getTime() <= now;
+      if (!due || this.#more.has(targetKey) || this.#queue.isFull || this.#roomOf(targetKey) <= 0) {
+        // A full lane: its later attempts wait behind this one until a look-up finds them.
+        if (due) this.#more.add(targetKey);
+        leftOver = true;
+        continue;
+      }
+      this.#enqueue(delivery.id, targetKey);
+    }
+    if (leftOver) this.wake();
   }
 
   /**

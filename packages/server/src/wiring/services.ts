@@ -137,7 +137,7 @@ export function createServices(
     pollIntervalMs: config.webhookPollIntervalMs,
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
-  events.onDeliveriesQueued(() => webhookDispatcher.wake());
+  events.onDeliveriesQueued((deliveries) => webhookDispatcher.offer(deliveries));
   const attachmentSigner = new AttachmentSigner(
     { configured: config.attachmentSigningSecret, secrets: store.serverSecrets },
     config.publicBaseUrl,

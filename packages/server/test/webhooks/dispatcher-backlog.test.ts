@@ -76,4 +76,34 @@ describe('a backlog larger than one look-up', () => {
     expect(busy.requests).toHaveLength(40);
     expect(quiet.requests).toHaveLength(40);
   });
+
+  it('takes attempts committed one by one straight to their lanes, each once, in order', async () => {
+    const testApp = await buildWebhookApp({ env });
+    // A slow receiver: the lane fills, so later attempts wait for look-ups behind the ones
+    // handed over at commit, and both paths run at once.
+    const hook = await receiver((_request, response) => {
+      setTimeout(() => response.writeHead(200).end('ok'), 15);
+    });
+    const other = await receiver();
+    await createWebhook(testApp.app, testApp.auth, { url: `${hook.origin}/h`, events: ['*'] });
+    await createWebhook(testApp.app, testApp.auth, { url: `${other.origin}/o`, events: ['*'] });
+    // One commit after the other (their order is the order they are due in), each handed over.
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index += 1) ids.push(...(await recordBacklog(testApp, 1)));
+
+    await waitFor(
+      () => hook.requests.length >= 30 && other.requests.length >= 30,
+      5000,
+      'every attempt of both receivers',
+    );
+    await settle();
+    for (const received of [hook.requests, other.requests]) {
+      const eventIds = received.map((request) => String(request.headers['x-event-id']));
+      expect(eventIds).toHaveLength(30);
+      expect(new Set(eventIds)).toEqual(new Set(ids));
+      for (const [position, id] of eventIds.entries()) {
+        expect(Math.abs(ids.indexOf(id) - position)).toBeLessThanOrEqual(2);
+      }
+    }
+  });
 });

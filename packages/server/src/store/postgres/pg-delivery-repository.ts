@@ -1,12 +1,13 @@
 import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
-import type {
-  ClaimedDelivery,
-  DeliveryPageQuery,
-  DeliveryRecord,
-  DeliveryRepository,
-  DeliveryResult,
-  DueDelivery,
+import {
+  type ClaimedDelivery,
+  type DeliveryPageQuery,
+  type DeliveryRecord,
+  type DeliveryRepository,
+  type DeliveryResult,
+  type DueDelivery,
+  URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
 import { customers } from './pg-schema';
@@ -30,11 +31,8 @@ const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | 
     ...conditions,
   );
 
-/** The target key of a callback URL's attempts (a webhook's is its id, never `url:`-prefixed). */
-const URL_KEY_PREFIX = 'url:';
-
 /** The receiver of an attempt as a target key: its webhook's id, or `url:<callbackUrl>`. */
-const targetKeyOf = sql<string>`coalesce(${webhookDeliveries.webhookId}, ${sql.raw(`'${URL_KEY_PREFIX}'`)} || ${webhookDeliveries.targetUrl})`;
+const targetKeyOf = sql<string>`coalesce(${webhookDeliveries.webhookId}, ${sql.raw(`'${URL_TARGET_KEY_PREFIX}'`)} || ${webhookDeliveries.targetUrl})`;
 
 /** {@link DeliveryRepository} on PostgreSQL. */
 export class PgDeliveryRepository implements DeliveryRepository {
@@ -128,10 +126,10 @@ export class PgDeliveryRepository implements DeliveryRepository {
     return this.run(async (db) => {
       const due: DueDelivery[] = [];
       for (const targetKey of targetKeys) {
-        const receiver = targetKey.startsWith(URL_KEY_PREFIX)
+        const receiver = targetKey.startsWith(URL_TARGET_KEY_PREFIX)
           ? and(
               isNull(webhookDeliveries.webhookId),
-              eq(webhookDeliveries.targetUrl, targetKey.slice(URL_KEY_PREFIX.length)),
+              eq(webhookDeliveries.targetUrl, targetKey.slice(URL_TARGET_KEY_PREFIX.length)),
             )
           : and(eq(webhookDeliveries.webhookId, targetKey), isNull(webhookDeliveries.targetUrl));
         const rows = await db

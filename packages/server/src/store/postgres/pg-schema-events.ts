@@ -94,11 +94,12 @@ export const webhookDeliveries = pgTable(
     leaseUntil: timestamp('lease_until'),
   },
   (table) => [
-    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
     // The dispatcher's queue: pending attempts by receiver (a webhook, or a callback URL when
     // `webhook_id` is null), in due order. Partial, so it holds the backlog only, never the
-    // delivery log of settled attempts; the dispatcher's queries name it (`indexed by`), as the
-    // planner has no statistics to prefer it over `webhook_deliveries_due_idx`.
+    // delivery log of settled attempts. It also serves every other look-up of pending attempts
+    // (the backlog count, overdue attempts and leases at start-up), which compare `status` with
+    // the constant 'pending' so the planner may use it: a second index over every attempt's
+    // status, written on each insert and completion, paid for queries that run at start-up.
     index('webhook_deliveries_pending_target_idx')
       .on(table.webhookId, table.targetUrl, table.nextAttemptAt, table.id)
       .where(sql`${table.status} = 'pending'`),

@@ -1,12 +1,13 @@
 import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
-import type {
-  ClaimedDelivery,
-  DeliveryPageQuery,
-  DeliveryRecord,
-  DeliveryRepository,
-  DeliveryResult,
-  DueDelivery,
+import {
+  type ClaimedDelivery,
+  type DeliveryPageQuery,
+  type DeliveryRecord,
+  type DeliveryRepository,
+  type DeliveryResult,
+  type DueDelivery,
+  URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
@@ -34,13 +35,10 @@ const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | 
     ...conditions,
   );
 
-/** The target key of a callback URL's attempts (a webhook's is its id, never `url:`-prefixed). */
-const URL_KEY_PREFIX = 'url:';
-
 /**
  * The pending attempts, read through the partial index of the backlog by receiver: it is named
- * because the planner, without statistics, would take `webhook_deliveries_due_idx` and walk the
- * whole backlog instead.
+ * because the planner, without statistics, could take `webhook_deliveries_webhook_idx` and walk a
+ * webhook's whole delivery log instead.
  */
 const PENDING = `webhook_deliveries indexed by webhook_deliveries_pending_target_idx where status = 'pending'`;
 
@@ -64,7 +62,7 @@ select id as key from hook
   where id is not null
   and (select min(next_attempt_at) from ${PENDING} and webhook_id = hook.id and target_url is null) <= @now
 union all
-select '${URL_KEY_PREFIX}' || target as key from url
+select '${URL_TARGET_KEY_PREFIX}' || target as key from url
   where target is not null
   and (select min(next_attempt_at) from ${PENDING} and webhook_id is null and target_url = url.target) <= @now`;
 
@@ -119,7 +117,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
         db
           .select({ count: count() })
           .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.status, 'pending'))
+          .where(equalsConstant(webhookDeliveries.status, 'pending'))
           .get()?.count ?? 0,
     );
   }
@@ -190,7 +188,10 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
           .update(webhookDeliveries)
           .set({ leaseOwner: null, leaseUntil: null })
           .where(
-            and(eq(webhookDeliveries.status, 'pending'), isNotNull(webhookDeliveries.leaseOwner)),
+            and(
+              equalsConstant(webhookDeliveries.status, 'pending'),
+              isNotNull(webhookDeliveries.leaseOwner),
+            ),
           )
           .run().changes,
     );
@@ -216,8 +217,8 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
       const byUrl = cachedStatement(db, 'webhook_deliveries due of url', () => DUE_OF_URL_SQL);
       const due: DueDelivery[] = [];
       for (const targetKey of targetKeys) {
-        const ids = targetKey.startsWith(URL_KEY_PREFIX)
-          ? byUrl.pluck().all(targetKey.slice(URL_KEY_PREFIX.length), at, at, perTarget)
+        const ids = targetKey.startsWith(URL_TARGET_KEY_PREFIX)
+          ? byUrl.pluck().all(targetKey.slice(URL_TARGET_KEY_PREFIX.length), at, at, perTarget)
           : byWebhook.pluck().all(targetKey, at, at, perTarget);
         for (const id of ids as string[]) due.push({ id, targetKey });
       }

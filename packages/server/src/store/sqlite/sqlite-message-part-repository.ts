@@ -1,7 +1,24 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { MessagePartRecord, MessagePartRepository } from '../message-part-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { messageParts } from './schema-messages';
+
+/** The part a provider id names (asked on every status update, so prepared once). */
+const partByExternalId = preparedQuery((db) =>
+  db
+    .select()
+    .from(messageParts)
+    .where(
+      and(
+        eq(messageParts.instanceId, sql.placeholder('instanceId')),
+        eq(messageParts.externalId, sql.placeholder('externalId')),
+      ),
+    )
+    .orderBy(desc(messageParts.attemptId))
+    .limit(1)
+    .prepare(),
+);
 
 /** {@link MessagePartRepository} on SQLite. */
 export class SqliteMessagePartRepository implements MessagePartRepository {
@@ -19,16 +36,7 @@ export class SqliteMessagePartRepository implements MessagePartRepository {
   }
 
   findByExternalId(instanceId: string, externalId: string): Promise<MessagePartRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageParts)
-        .where(
-          and(eq(messageParts.instanceId, instanceId), eq(messageParts.externalId, externalId)),
-        )
-        .orderBy(desc(messageParts.attemptId))
-        .get(),
-    );
+    return this.run((db) => partByExternalId(db).get({ instanceId, externalId }));
   }
 
   listByAttempt(attemptId: string): Promise<MessagePartRecord[]> {

@@ -1,7 +1,23 @@
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { OptOutQuery, OptOutRecord, OptOutRepository } from '../opt-out-repository';
 import type { SqliteExecutor } from './executor';
+import { preparedQuery } from './prepared-query';
 import { optOuts } from './schema-opt-outs';
+
+/** One pair's opt-out (asked before every send, so prepared once). */
+const optOutOfPair = preparedQuery((db) =>
+  db
+    .select()
+    .from(optOuts)
+    .where(
+      and(
+        eq(optOuts.customerId, sql.placeholder('customerId')),
+        eq(optOuts.sender, sql.placeholder('sender')),
+        eq(optOuts.recipient, sql.placeholder('recipient')),
+      ),
+    )
+    .prepare(),
+);
 
 /** {@link OptOutRepository} on SQLite. */
 export class SqliteOptOutRepository implements OptOutRepository {
@@ -9,19 +25,7 @@ export class SqliteOptOutRepository implements OptOutRepository {
   constructor(private readonly run: SqliteExecutor) {}
 
   find(customerId: string, sender: string, recipient: string): Promise<OptOutRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(optOuts)
-        .where(
-          and(
-            eq(optOuts.customerId, customerId),
-            eq(optOuts.sender, sender),
-            eq(optOuts.recipient, recipient),
-          ),
-        )
-        .get(),
-    );
+    return this.run((db) => optOutOfPair(db).get({ customerId, sender, recipient }));
   }
 
   upsert(record: OptOutRecord): Promise<void> {

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src/store/sqlite/connection';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { tempDir } from '../support/test-app';
+
+/**
+ * Every secondary index of the tables each message writes several times (its row, its events,
+ * a delivery row per receiver and event), with the query it serves: an index costs every insert
+ * and every status change of its table, so one nobody reads is pure cost. Adding an index means
+ * adding it here with its reason.
+ */
+const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
+  messages: {
+    messages_customer_created_idx: 'GET /v1/messages, newest first (keyset cursor)',
+    messages_customer_status_idx: 'GET /v1/messages?status=',
+    messages_customer_to_idx: 'GET /v1/messages?to=',
+    messages_status_scheduled_idx: 'the scheduler and the dispatcher sweeps (by status)',
+    messages_status_updated_idx: 'start-up reconciliation and stale take-over (status, updated_at)',
+    messages_instance_external_idx: 'status callbacks and inbound replies by provider id',
+    messages_customer_idempotency_key_unique: 'Idempotency-Key (unique)',
+  },
+  events: {
+    events_customer_created_idx: 'GET /v1/events replay and the event log',
+    events_message_id_idx: "a message's events",
+  },
+  webhook_deliveries: {
+    webhook_deliveries_pending_target_idx:
+      'the dispatcher queue, and every look-up of pending attempts (partial: the backlog only)',
+    webhook_deliveries_webhook_idx: "GET /v1/webhooks/:id/deliveries (a webhook's log)",
+    webhook_deliveries_event_idx: '?eventId= on the delivery logs; the events foreign key',
+    webhook_deliveries_callbacks_idx: 'the callback delivery log (partial: callback rows only)',
+  },
+};
+
+describe('indexes of the hot tables', () => {
+  it('are exactly the ones a query needs', async () => {
+    const path = join(tempDir(), 'indexes.db');
+    await (await openSqliteStore(path)).close();
+    const sqlite = openSqlite(path);
+    try {
+      for (const [table, expected] of Object.entries(HOT_TABLE_INDEXES)) {
+        const names = (
+          sqlite
+            .prepare(
+              "select name from sqlite_master where type = 'index' and tbl_name = ? and name not like 'sqlite_autoindex_%'",
+            )
+            .all(table) as Array<{ name: string }>
+        ).map((row) => row.name);
+        expect(names.sort(), table).toEqual(Object.keys(expected).sort());
+      }
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it('serve the look-ups of pending attempts from the partial backlog index', async () => {
+    const path = join(tempDir(), 'indexes.db');
+    await (await openSqliteStore(path)).close();
+    const sqlite = openSqlite(path);
+    try {
+      const plan = (query: string) =>
+        (sqlite.prepare(`explain query plan ${query}`).all() as Array<{ detail: string }>)
+          .map((row) => row.detail)
+          .join('; ');
+      // The shapes of countPending, listOverdue and releaseAllLeases: `status` compared with a
+      // constant, which is what lets SQLite use a partial index.
+      for (const query of [
+        "select count(*) from webhook_deliveries where status = 'pending'",
+        "select id, next_attempt_at from webhook_deliveries where status = 'pending' and next_attempt_at <= 1 and (lease_until is null or lease_until <= 1)",
+        "update webhook_deliveries set lease_owner = null, lease_until = null where status = 'pending' and lease_owner is not null",
+      ]) {
+        expect(plan(query), query).toContain('webhook_deliveries_pending_target_idx');
+      }
+    } finally {
+      sqlite.close();
+    }
+  });
+});
