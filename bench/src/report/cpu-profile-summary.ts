@@ -6,6 +6,7 @@ interface CpuProfile {
     id: number;
     callFrame: { functionName: string; url: string; lineNumber: number };
     hitCount?: number;
+    children?: number[];
   }>;
   startTime: number;
   endTime: number;
@@ -29,6 +30,11 @@ export interface ProfileSummary {
   idlePercent: number;
   topFunctions: ProfileEntry[];
   topPackages: ProfileEntry[];
+  /**
+   * The flame graph's widest frames: each function's inclusive share (samples with it anywhere
+   * on the stack, counted once per sample), heaviest first.
+   */
+  topInclusive: ProfileEntry[];
 }
 
 /** Where a frame's code comes from: an npm package, the server bundle, node itself, or V8. */
@@ -50,6 +56,12 @@ function top(map: Map<string, number>, total: number, count: number): ProfileEnt
     .map(([name, hits]) => ({ name, selfPercent: Math.round((hits / total) * 1000) / 10 }));
 }
 
+/** `function file:line` of a frame, the file shortened to its last two path segments. */
+function frameName(frame: { functionName: string; url: string; lineNumber: number }): string {
+  const file = frame.url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
+  return `${frame.functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+}
+
 /** Reads a `.cpuprofile` and sums self time by function and by package. */
 export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
@@ -59,18 +71,29 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   const byPackage = new Map<string, number>();
   let total = 0;
   let idle = 0;
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
+  }
+  const nodeById = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusive = new Map<string, number>();
   for (const node of profile.nodes) {
     const hits = hitsById.get(node.id) ?? 0;
     if (hits === 0) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url } = node.callFrame;
     if (functionName === '(idle)') {
       idle += hits;
       continue;
     }
     total += hits;
-    const file = url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '');
-    const name = `${functionName || '(anonymous)'} ${file.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    const name = frameName(node.callFrame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
+    const onStack = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
+      const frame = nodeById.get(id)?.callFrame;
+      if (frame && frame.functionName !== '(root)') onStack.add(frameName(frame));
+    }
+    for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + hits);
     const pkg = packageOf(url, functionName);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
@@ -79,5 +102,6 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
     idlePercent: Math.round((idle / Math.max(1, idle + total)) * 1000) / 10,
     topFunctions: top(byFunction, total, count),
     topPackages: top(byPackage, total, count),
+    topInclusive: top(inclusive, total, count),
   };
 }

@@ -6,7 +6,7 @@ import { BareServer } from '../baselines/bare-server-process';
 import type { ScenarioContext } from '../bench-mode';
 import { pacedSends } from '../load/paced-sender';
 import { SseSubscribers } from '../load/sse-subscribers';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { PeakRssWatch } from '../process/memory-probe';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { recipientCount, recipientNumber } from '../seed/phone-numbers';
@@ -30,6 +30,8 @@ interface FanoutRun {
   disconnects: number;
   skippedSends: number;
   peakRss: number;
+  /** Server CPU per accepted send (its 3 events to every stream, and its lifecycle), µs. */
+  cpuPerSendUs: number;
 }
 
 /** Waits until no new frame arrived for `quietMs` (or `maxMs` passed): the stream has caught up. */
@@ -109,6 +111,7 @@ export async function eventFanout(context: ScenarioContext): Promise<ScenarioOut
         }
         subscribers.reset();
         const watch = pid === undefined ? undefined : new PeakRssWatch(pid);
+        const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
         const sent = await pacedSends({
           url,
           keys,
@@ -118,6 +121,11 @@ export async function eventFanout(context: ScenarioContext): Promise<ScenarioOut
         });
         await waitForQuiet(subscribers, 500, 10_000);
         const peakRss = watch?.stop() ?? Number.NaN;
+        if (pid !== undefined) await waitForCpuIdle(pid);
+        const cpuPerSendUs =
+          pid === undefined
+            ? Number.NaN
+            : ((cpuSeconds(pid) - cpuBefore) * 1e6) / Math.max(1, sent.accepted);
         return {
           latency: summarizeLatencies(subscribers.latencies),
           frames: subscribers.frames,
@@ -129,6 +137,7 @@ export async function eventFanout(context: ScenarioContext): Promise<ScenarioOut
           disconnects: subscribers.disconnects,
           skippedSends: sent.skipped,
           peakRss,
+          cpuPerSendUs,
         };
       } finally {
         subscribers.close();
@@ -142,7 +151,7 @@ export async function eventFanout(context: ScenarioContext): Promise<ScenarioOut
       const bareRun = await run(bare.url, undefined, `bare-${index}`);
       rounds.push({ server: serverRun, bare: bareRun });
       context.log(
-        `  round ${index + 1}: p99 ${round(serverRun.latency.p99)} ms (bare ${round(bareRun.latency.p99)} ms), ${serverRun.frames}/${serverRun.expectedFrames} frames, ${round(serverRun.eventsPerSec, 0)} events/s, peak RSS ${round(serverRun.peakRss / MB, 1)} MB`,
+        `  round ${index + 1}: p99 ${round(serverRun.latency.p99)} ms (bare ${round(bareRun.latency.p99)} ms), ${serverRun.frames}/${serverRun.expectedFrames} frames, ${round(serverRun.eventsPerSec, 0)} events/s, peak RSS ${round(serverRun.peakRss / MB, 1)} MB, ${round(serverRun.cpuPerSendUs, 0)} µs CPU per send`,
       );
     }
 
@@ -183,6 +192,11 @@ export async function eventFanout(context: ScenarioContext): Promise<ScenarioOut
         metric('bare SSE baseline p99', round(median(rounds.map((r) => r.bare.latency.p99))), 'ms'),
         metric('frames received / expected', round(completeness, 3), '', { op: '>=', value: 1 }),
         metric('server peak RSS', round(peakRss / MB, 1), 'MB', { op: '<', value: 300 }),
+        metric(
+          'server CPU per send (3 events, each to 100 streams, and its lifecycle)',
+          round(median(rounds.map((r) => r.server.cpuPerSendUs)), 0),
+          'µs',
+        ),
       ],
       details: [
         {
