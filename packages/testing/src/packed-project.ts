@@ -1,7 +1,16 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -36,7 +45,8 @@ export interface InstallPackedOptions {
    * Native addons (in `allowBuilds`) that must load in the Node.js running the test, each with
    * the file node-gyp compiles it to in `build/Release` (`better_sqlite3.node`). The store's
    * cached build is used when it loads; when it was made for another Node.js version (CI runs
-   * the suite on two), the addon is built again for this one.
+   * the suite on two), the workspace's build of the same version is used when it loads, and the
+   * addon is built again for this Node.js otherwise.
    */
   nativeAddons?: Readonly<Record<string, string>>;
 }
@@ -61,6 +71,38 @@ function loads(binary: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The version in a package directory's manifest. */
+function versionIn(packageDir: string): string | undefined {
+  const manifest = join(packageDir, 'package.json');
+  if (!existsSync(manifest)) return undefined;
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
+}
+
+/**
+ * Puts the workspace's own build of the same addon version in place when it loads in this
+ * Node.js (CI builds the workspace's copy for each Node.js it runs on): the same sources
+ * compiled for the same Node.js, without compiling them again. The file is replaced, not
+ * written through, since the installed one may be a hard link into the package store.
+ */
+function copyWorkspaceBuild(
+  workspaceDir: string,
+  addon: string,
+  addonDir: string,
+  file: string,
+): boolean {
+  const workspaceAddon = installedDir(workspaceDir, addon);
+  if (workspaceAddon === undefined || versionIn(workspaceAddon) !== versionIn(addonDir)) {
+    return false;
+  }
+  const built = join(workspaceAddon, 'build', 'Release', file);
+  if (!loads(built)) return false;
+  const binary = join(addonDir, 'build', 'Release', file);
+  mkdirSync(dirname(binary), { recursive: true });
+  rmSync(binary, { force: true });
+  copyFileSync(built, binary);
+  return loads(binary);
 }
 
 /** The output of a failed child process, so a failing step shows the compiler's diagnostics. */
@@ -150,6 +192,7 @@ export async function installPacked(options: InstallPackedOptions): Promise<Pack
       if (addonDir === undefined) throw new Error(`${addon} is not installed`);
       const binary = join(addonDir, 'build', 'Release', file);
       if (loads(binary)) continue;
+      if (copyWorkspaceBuild(options.workspaceDir, addon, addonDir, file)) continue;
       // Built for another Node.js: run the addon's own install script again, against the headers
       // of the Node.js running this (its prefix holds include/node), as `npm rebuild` would.
       run('npm', ['run', '--silent', 'install'], addonDir, {
