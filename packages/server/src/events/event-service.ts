@@ -77,7 +77,7 @@ export interface CommittedEvent {
  * contract, serialized once and appended to the event log in the caller's transaction, with one
  * durable delivery attempt per subscribed active webhook and one for the message's `callbackUrl`.
  * Once the transaction commits, the event goes to the {@link EventBus} (live stream) and the
- * webhook dispatcher is woken; a rollback leaves no trace of it anywhere.
+ * webhook dispatcher is handed its attempts; a rollback leaves no trace of it anywhere.
  */
 export class EventService implements EventRecorder {
   readonly #queuedListeners = new Set<(deliveries: readonly DeliveryRecord[]) => void>();
