@@ -135,6 +135,11 @@ export class MessageStatusUpdates {
     ) {
       return;
     }
+    // The parts' updates serialize on their attempt's row: on PostgreSQL's snapshots, two parts
+    // updated at once would each see only itself settled, and neither would move the message.
+    if (attempt.externalId !== null) {
+      await tx.messageAttempts.setExternalId(attempt.attemptId, attempt.externalId);
+    }
     const error = event.status === 'failed' ? event.error : null;
     await tx.messageParts.updateStatus(part.attemptId, part.partIndex, event.status, error);
     const parts = await tx.messageParts.listByAttempt(part.attemptId);
