@@ -96,6 +96,7 @@ const EnvSchema = z.object({
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
   SQLITE_CHECKPOINT_INTERVAL_MS: env(integer(0).default(250)),
+  HEAP_GROWING_PERCENT: env(integer(0, 1000).default(30)),
   FFMPEG_PATH: env(z.string().optional()),
   FFPROBE_PATH: env(z.string().optional()),
   MEDIA_TRANSCODE_CONCURRENCY: env(integer(0, 256).default(0)),
@@ -194,6 +195,11 @@ export interface Config {
    * keeping checkpoints off the committing connection; 0: SQLite's own automatic checkpoints.
    */
   sqliteCheckpointIntervalMs: number;
+  /**
+   * How far the server's JavaScript heap may grow past its live size before a full collection,
+   * in percent (see `applyHeapGrowth`); 0: V8's own heuristics.
+   */
+  heapGrowingPercent: number;
   /** How long a send waits for a reachability answer before accepting and routing later. */
   reachabilityBudgetMs: number;
   /** How long messages wait for an unreachable upstream, retried with backoff, before failing. */
@@ -286,6 +292,7 @@ export function loadConfig(
     ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     sqliteCheckpointIntervalMs: e.SQLITE_CHECKPOINT_INTERVAL_MS,
+    heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOverrides, buildApp, startWorkers } from './app';
 import type { Config } from './config';
+import { applyHeapGrowth } from './heap-growth';
 import { claimServerLock, StartupError } from './server-lock';
 import { isPostgresUrl } from './store/open-store';
 
@@ -36,6 +37,7 @@ export async function runServer(
   config: Config,
   overrides: Pick<BuildAppOverrides, 'providerRegistry'> = {},
 ): Promise<FastifyInstance> {
+  applyHeapGrowth(config.heapGrowingPercent);
   // Configuration is loaded; then the database (one server per SQLite file), its migrations, the
   // port, and only then recovery, workers and providers: a start that fails touches nothing.
   const lock = usesLockFile(config.databaseUrl) ? claimServerLock(config.databaseUrl) : undefined;

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       ingressDedupeRetentionMs: 2_592_000_000,
       sqliteBusyTimeoutMs: 5000,
       sqliteCheckpointIntervalMs: 250,
+      heapGrowingPercent: 30,
       reachabilityBudgetMs: 2000,
       providerRetryWindowMs: 3_600_000,
       providerRetryBaseMs: 5000,
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_SCHEDULE: '100ms, 1s,2ms',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       SSE_HEARTBEAT_MS: '50',
+      HEAP_GROWING_PERCENT: '0',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -76,6 +78,7 @@ describe('loadConfig', () => {
       webhookRetryScheduleMs: [100, 1000, 2],
       webhookAllowPrivateUrls: true,
       sseHeartbeatMs: 50,
+      heapGrowingPercent: 0,
     });
   });
 
@@ -101,11 +104,13 @@ describe('loadConfig', () => {
         SWITCHBOARD_ADMIN_TOKEN: 'short',
         WEBHOOK_RETRY_SCHEDULE: '30s,soon',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe',
+        HEAP_GROWING_PERCENT: '-5',
       });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT: Expected number/);
     expect(attempt).toThrow(/SWITCHBOARD_ADMIN_TOKEN: must be at least 16 characters/);
     expect(attempt).toThrow(/WEBHOOK_RETRY_SCHEDULE: retry schedule step 2 \("soon"\)/);
     expect(attempt).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: /);
+    expect(attempt).toThrow(/HEAP_GROWING_PERCENT: /);
   });
 });

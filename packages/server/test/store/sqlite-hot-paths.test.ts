@@ -258,6 +258,39 @@ describe('SQLite hot paths', () => {
     });
   });
 
+  it("finds a part by provider id, the latest attempt's when an id was reused", async () => {
+    const { store } = await open();
+    await store.messages.insert(message('m1'));
+    const attempt = (n: number) => ({
+      attemptId: `m1:${n}:sms`,
+      messageId: 'm1',
+      customerId: 'c1',
+      instanceId: 'i1',
+      attempt: n,
+      channel: 'sms' as const,
+      externalId: null,
+      createdAt: T0,
+    });
+    const part = (n: number, partIndex: number, externalId: string) => ({
+      attemptId: `m1:${n}:sms`,
+      partIndex,
+      instanceId: 'i1',
+      externalId,
+      kind: 'attachment' as const,
+      status: null,
+      errorCode: null,
+      errorMessage: null,
+    });
+    for (const n of [1, 0, 2]) await store.messageAttempts.insert(attempt(n));
+    await store.messageParts.insertAll([part(1, 0, 'SM-a'), part(1, 1, 'SM-b')]);
+    await store.messageParts.insertAll([part(0, 0, 'SM-a'), part(0, 1, 'SM-x')]);
+    await store.messageParts.insertAll([part(2, 0, 'SM-c'), part(2, 1, 'SM-a')]);
+    expect(await store.messageParts.findByExternalId('i1', 'SM-a')).toEqual(part(2, 1, 'SM-a'));
+    expect(await store.messageParts.findByExternalId('i1', 'SM-b')).toEqual(part(1, 1, 'SM-b'));
+    expect(await store.messageParts.findByExternalId('i1', 'SM-missing')).toBeUndefined();
+    expect(await store.messageParts.findByExternalId('i2', 'SM-a')).toBeUndefined();
+  });
+
   it('replaces cached availability answers and finds sender numbers', async () => {
     const { store } = await open();
     const entry = {

@@ -1,11 +1,16 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { MessagePartRecord, MessagePartRepository } from '../message-part-repository';
 import type { SqliteExecutor } from './executor';
 import { preparedQuery } from './prepared-query';
 import { messageParts } from './schema-messages';
 
-/** The part a provider id names (asked on every status update, so prepared once). */
-const partByExternalId = preparedQuery((db) =>
+/**
+ * The parts a provider id names (asked on every status update, so prepared once); the latest
+ * attempt's is picked in code. Without ORDER BY and LIMIT on purpose: with a LIMIT bound as a
+ * parameter SQLite sorts through a temporary B-tree, which made this look-up, a miss on nearly
+ * every update, cost about 50 µs instead of 1 (measured in the end-to-end benchmark).
+ */
+const partsByExternalId = preparedQuery((db) =>
   db
     .select()
     .from(messageParts)
@@ -15,8 +20,6 @@ const partByExternalId = preparedQuery((db) =>
         eq(messageParts.externalId, sql.placeholder('externalId')),
       ),
     )
-    .orderBy(desc(messageParts.attemptId))
-    .limit(1)
     .prepare(),
 );
 
@@ -36,7 +39,13 @@ export class SqliteMessagePartRepository implements MessagePartRepository {
   }
 
   findByExternalId(instanceId: string, externalId: string): Promise<MessagePartRecord | undefined> {
-    return this.run((db) => partByExternalId(db).get({ instanceId, externalId }));
+    return this.run((db) => {
+      let latest: MessagePartRecord | undefined;
+      for (const part of partsByExternalId(db).all({ instanceId, externalId })) {
+        if (latest === undefined || part.attemptId > latest.attemptId) latest = part;
+      }
+      return latest;
+    });
   }
 
   listByAttempt(attemptId: string): Promise<MessagePartRecord[]> {

@@ -1,0 +1,68 @@
+/**
+ * A diagnostic preload for the server process: times every SQLite statement it runs (wall time
+ * of better-sqlite3's `run`, `get`, `all` and `iterate`, grouped by SQL text) and writes the
+ * totals, costliest first, to `bench/results/tmp/sqlite-statements-<pid>.json` every 2 s and at
+ * exit. Load it through the harness, which passes `BENCH_SERVER_<NAME>` to the server:
+ *
+ *   BENCH_SERVER_NODE_OPTIONS="--require $PWD/bench/probes/sqlite-statements.cjs" \
+ *     pnpm bench --only=end-to-end --out=/tmp/probed
+ *
+ * It slows every statement by a few hundred nanoseconds: compare statements with each other in
+ * one run, never the run's throughput with an unprobed one.
+ */
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { createRequire } = require('node:module');
+
+const serverRequire = createRequire(join(__dirname, '../../packages/server/package.json'));
+const Database = serverRequire('better-sqlite3');
+const outDir = join(__dirname, '../results/tmp');
+const totals = new Map();
+let patched = false;
+
+/** Wraps one method of better-sqlite3's Statement class with a timer. */
+function timeMethod(proto, name) {
+  const original = proto[name];
+  proto[name] = function timed(...args) {
+    const started = process.hrtime.bigint();
+    try {
+      return original.apply(this, args);
+    } finally {
+      const key = `${name} ${this.source.replace(/\s+/g, ' ').trim()}`;
+      const entry = totals.get(key) ?? { calls: 0, micros: 0 };
+      entry.calls += 1;
+      entry.micros += Number(process.hrtime.bigint() - started) / 1000;
+      totals.set(key, entry);
+    }
+  };
+}
+
+const prepare = Database.prototype.prepare;
+Database.prototype.prepare = function prepareTimed(source) {
+  const statement = prepare.call(this, source);
+  if (!patched) {
+    patched = true;
+    const proto = Object.getPrototypeOf(statement);
+    for (const name of ['run', 'get', 'all', 'iterate']) timeMethod(proto, name);
+  }
+  return statement;
+};
+
+function write() {
+  const rows = [...totals]
+    .map(([statement, { calls, micros }]) => ({
+      statement,
+      calls,
+      totalMs: Math.round(micros / 1000),
+      microsEach: Math.round((micros / calls) * 10) / 10,
+    }))
+    .sort((a, b) => b.totalMs - a.totalMs);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, `sqlite-statements-${process.pid}.json`),
+    JSON.stringify(rows, null, 1),
+  );
+}
+
+process.on('exit', write);
+setInterval(write, 2000).unref();
