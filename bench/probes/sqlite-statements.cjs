@@ -18,6 +18,8 @@ const serverRequire = createRequire(join(__dirname, '../../packages/server/packa
 const Database = serverRequire('better-sqlite3');
 const outDir = join(__dirname, '../results/tmp');
 const totals = new Map();
+/** Each statement's key, normalised once rather than on every call. */
+const keys = new WeakMap();
 let patched = false;
 
 /** Wraps one method of better-sqlite3's Statement class with a timer. */
@@ -28,7 +30,12 @@ function timeMethod(proto, name) {
     try {
       return original.apply(this, args);
     } finally {
-      const key = `${name} ${this.source.replace(/\s+/g, ' ').trim()}`;
+      let source = keys.get(this);
+      if (source === undefined) {
+        source = this.source.replace(/\s+/g, ' ').trim();
+        keys.set(this, source);
+      }
+      const key = `${name} ${source}`;
       const entry = totals.get(key) ?? { calls: 0, micros: 0 };
       entry.calls += 1;
       entry.micros += Number(process.hrtime.bigint() - started) / 1000;
