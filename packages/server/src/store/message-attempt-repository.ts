@@ -36,4 +36,13 @@ export interface MessageAttemptRepository {
   ): Promise<MessageAttemptRecord | undefined>;
   /** Records the provider id of an attempt. */
   setExternalId(attemptId: string, externalId: string): Promise<void>;
+  /**
+   * Serializes the calling transaction with every other transaction that locks the same attempt:
+   * whatever one of them writes after the lock (a part's status), the next one sees. On
+   * PostgreSQL, where transactions run at REPEATABLE READ, a row lock alone would make the second
+   * transaction wait but keep its older snapshot, so the attempt's row is written (unchanged): the
+   * second then fails with a serialization error and the store runs it again on a fresh snapshot.
+   * On SQLite every transaction runs alone already, and this does nothing.
+   */
+  lock(attemptId: string): Promise<void>;
 }

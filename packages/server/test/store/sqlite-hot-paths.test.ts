@@ -5,63 +5,12 @@ import type { MessageRecord } from '../../src/store/message-repository';
 import { SerialLock } from '../../src/store/sqlite/serial-lock';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { tempDir } from '../support/test-app';
+import { outboundMessage } from './message-fixture';
 
 const T0 = new Date('2026-02-01T08:00:00.250Z');
 
 function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRecord {
-  return {
-    id,
-    customerId: 'c1',
-    direction: 'outbound',
-    status: 'queued',
-    to: '+15550000002',
-    conversationId: null,
-    providerChatId: null,
-    isGroup: false,
-    from: '+15550000001',
-    instanceId: 'i1',
-    channel: null,
-    pinnedChannel: null,
-    text: 'hello',
-    mediaUrls: ['https://example.com/a.png'],
-    attachments: [
-      {
-        position: 0,
-        mimeType: 'image/png',
-        filename: 'a.png',
-        totalBytes: 3,
-        isAudioMessage: false,
-        url: null,
-        hasData: true,
-        storedId: null,
-      },
-    ],
-    effect: null,
-    messageType: null,
-    mentions: [{ address: '+15550000003', start: 0, length: 5 }],
-    replyTo: null,
-    scheduledAt: null,
-    idempotencyKey: null,
-    callbackUrl: 'https://example.com/hook',
-    metadata: { order: '42' },
-    createContact: true,
-    routingPreference: ['imessage', 'sms'],
-    routingFallback: true,
-    fallbackTriggered: false,
-    externalId: null,
-    errorCode: null,
-    errorMessage: null,
-    retryCount: 0,
-    timeline: [{ status: 'queued', at: T0.getTime(), channel: null }],
-    correlationId: 'req_1',
-    suppressed: false,
-    source: null,
-    segments: 2,
-    createdAt: T0,
-    updatedAt: T0,
-    deletedAt: null,
-    ...overrides,
-  };
+  return outboundMessage(id, T0, overrides);
 }
 
 /**

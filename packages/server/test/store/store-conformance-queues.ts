@@ -3,54 +3,27 @@ import type { DeliveryRecord } from '../../src/store/delivery-repository';
 import type { MessageRecord } from '../../src/store/message-repository';
 import type { Store } from '../../src/store/store';
 import { DuplicateWebhookError } from '../../src/store/webhook-repository';
+import { outboundMessage } from './message-fixture';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-/** A queued outbound message of customer `c1` on instance `i1`. */
+/** A queued outbound message of customer `c1` on instance `i1`: text only, no optional extras. */
 function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRecord {
-  return {
-    id,
-    customerId: 'c1',
-    direction: 'outbound',
-    status: 'queued',
+  return outboundMessage(id, T0, {
     to: '+14155550123',
-    conversationId: null,
-    providerChatId: null,
-    isGroup: false,
     from: '+14155550100',
-    instanceId: 'i1',
-    channel: null,
-    pinnedChannel: null,
     text: `text of ${id}`,
     mediaUrls: null,
     attachments: [],
-    effect: null,
-    messageType: null,
     mentions: null,
-    replyTo: null,
-    scheduledAt: null,
-    idempotencyKey: null,
     callbackUrl: null,
     metadata: { zeta: id, alpha: 1, mid: true },
     createContact: null,
-    routingPreference: ['imessage', 'sms'],
-    routingFallback: true,
-    fallbackTriggered: false,
-    externalId: null,
-    errorCode: null,
-    errorMessage: null,
-    retryCount: 0,
-    timeline: [{ status: 'queued', at: T0.getTime(), channel: null }],
     correlationId: `cor_${id}`,
-    suppressed: false,
-    source: null,
     segments: null,
-    createdAt: T0,
-    updatedAt: T0,
-    deletedAt: null,
     ...overrides,
-  };
+  });
 }
 
 /**

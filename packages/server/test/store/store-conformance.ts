@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Repositories, Store } from '../../src/store/store';
+import { outboundMessage } from './message-fixture';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 
@@ -248,6 +249,58 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
           }),
         ).rejects.toThrow('boom');
         expect(await store.providerState.get('i1', 't')).toBeUndefined();
+      }));
+
+    it("serializes transactions that lock one attempt: the later sees the earlier's writes", () =>
+      withStore(async (store) => {
+        await seedCustomer(store, 'c1');
+        await seedInstance(store);
+        await store.messages.insert(outboundMessage('m1', T0));
+        const attemptId = 'm1:0:sms';
+        await store.messageAttempts.insert({
+          attemptId,
+          messageId: 'm1',
+          customerId: 'c1',
+          instanceId: 'i1',
+          attempt: 0,
+          channel: 'sms',
+          // No provider id yet: the lock does not depend on one.
+          externalId: null,
+          createdAt: T0,
+        });
+        await store.messageParts.insertAll(
+          [0, 1].map((partIndex) => ({
+            attemptId,
+            partIndex,
+            instanceId: 'i1',
+            externalId: `SM-${partIndex}`,
+            kind: 'attachment' as const,
+            status: null,
+            errorCode: null,
+            errorMessage: null,
+          })),
+        );
+        // Two parts settled at once, each reading its siblings before it writes (as a status
+        // update does): without the lock, both would see none settled and neither would move
+        // the message on (PostgreSQL's snapshots); with it, the later one sees the earlier.
+        const settle = (partIndex: number) =>
+          store.transaction(async (tx) => {
+            await tx.messageAttempts.lock(attemptId);
+            const parts = await tx.messageParts.listByAttempt(attemptId);
+            await new Promise((resolve) => setTimeout(resolve, 30));
+            await tx.messageParts.updateStatus(attemptId, partIndex, 'delivered', null);
+            return parts.filter((part) => part.status === 'delivered').length;
+          });
+        const seen = await Promise.all([settle(0), settle(1)]);
+        expect(seen.sort()).toEqual([0, 1]);
+        expect(
+          (await store.messageParts.listByAttempt(attemptId)).map((part) => part.status),
+        ).toEqual(['delivered', 'delivered']);
+        // The attempt is as it was.
+        expect(await store.messageAttempts.findById(attemptId)).toMatchObject({
+          attempt: 0,
+          externalId: null,
+        });
       }));
 
     it('gives a provider lease to one holder at a time until it expires or is released', () =>

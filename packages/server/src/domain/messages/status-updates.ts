@@ -135,11 +135,9 @@ export class MessageStatusUpdates {
     ) {
       return;
     }
-    // The parts' updates serialize on their attempt's row: on PostgreSQL's snapshots, two parts
-    // updated at once would each see only itself settled, and neither would move the message.
-    if (attempt.externalId !== null) {
-      await tx.messageAttempts.setExternalId(attempt.attemptId, attempt.externalId);
-    }
+    // The parts' updates serialize on their attempt: two parts settled at once would otherwise
+    // each see only itself settled (PostgreSQL's snapshots), and neither would move the message.
+    await tx.messageAttempts.lock(attempt.attemptId);
     const error = event.status === 'failed' ? event.error : null;
     await tx.messageParts.updateStatus(part.attemptId, part.partIndex, event.status, error);
     const parts = await tx.messageParts.listByAttempt(part.attemptId);

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
 import { first, type PgExecutor } from './pg-executor';
 import { messageAttempts } from './pg-schema-messages';
@@ -50,6 +50,17 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
       await db
         .update(messageAttempts)
         .set({ externalId })
+        .where(eq(messageAttempts.attemptId, attemptId));
+    });
+  }
+
+  lock(attemptId: string): Promise<void> {
+    return this.run(async (db) => {
+      // A write, not FOR UPDATE: at REPEATABLE READ only a row another transaction changed
+      // makes a later one fail and run again on a fresh snapshot; a row it merely locked does not.
+      await db
+        .update(messageAttempts)
+        .set({ attempt: sql`${messageAttempts.attempt}` })
         .where(eq(messageAttempts.attemptId, attemptId));
     });
   }

@@ -56,4 +56,9 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
       updateRows(db, messageAttempts, { externalId }, { attemptId });
     });
   }
+
+  lock(_attemptId: string): Promise<void> {
+    // The writer runs one transaction at a time: the next one sees this one's writes.
+    return Promise.resolve();
+  }
 }

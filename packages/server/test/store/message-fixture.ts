@@ -1,0 +1,65 @@
+import type { MessageRecord } from '../../src/store/message-repository';
+
+/**
+ * An outbound message of customer `c1` through instance `i1`, queued at `at`, with every column
+ * holding a value (an attachment, a mention, metadata) so round trips check each one.
+ */
+export function outboundMessage(
+  id: string,
+  at: Date,
+  overrides: Partial<MessageRecord> = {},
+): MessageRecord {
+  return {
+    id,
+    customerId: 'c1',
+    direction: 'outbound',
+    status: 'queued',
+    to: '+15550000002',
+    conversationId: null,
+    providerChatId: null,
+    isGroup: false,
+    from: '+15550000001',
+    instanceId: 'i1',
+    channel: null,
+    pinnedChannel: null,
+    text: 'hello',
+    mediaUrls: ['https://example.com/a.png'],
+    attachments: [
+      {
+        position: 0,
+        mimeType: 'image/png',
+        filename: 'a.png',
+        totalBytes: 3,
+        isAudioMessage: false,
+        url: null,
+        hasData: true,
+        storedId: null,
+      },
+    ],
+    effect: null,
+    messageType: null,
+    mentions: [{ address: '+15550000003', start: 0, length: 5 }],
+    replyTo: null,
+    scheduledAt: null,
+    idempotencyKey: null,
+    callbackUrl: 'https://example.com/hook',
+    metadata: { order: '42' },
+    createContact: true,
+    routingPreference: ['imessage', 'sms'],
+    routingFallback: true,
+    fallbackTriggered: false,
+    externalId: null,
+    errorCode: null,
+    errorMessage: null,
+    retryCount: 0,
+    timeline: [{ status: 'queued', at: at.getTime(), channel: null }],
+    correlationId: 'req_1',
+    suppressed: false,
+    source: null,
+    segments: 2,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+    ...overrides,
+  };
+}
