@@ -7,7 +7,9 @@ import { defineConfig } from 'tsup';
  * better-sqlite3 (a native addon), pg (the PostgreSQL driver, a dependency of its own), pino (its transports load worker files beside its own
  * modules), the optional FFmpeg installer packages (they find their binaries beside
  * themselves) and the optional Baileys adapter (GPL-3.0 code, loaded only when configured). The SQLite migrations are not copied: `drizzle/` ships beside `dist/` and is
- * found by walking up.
+ * found by walking up. Code split at `import()` lands in chunks of its own that load on first
+ * use: the PostgreSQL store, Redis's client, the media sniffer (the packed-package test checks
+ * that none of them is reachable from the entry points' static imports).
  */
 export default defineConfig({
   entry: ['src/main.ts', 'src/cli.ts'],

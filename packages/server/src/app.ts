@@ -12,7 +12,7 @@ import { correlationIdOf, requestIdOf } from './http/request-ids';
 import { createLogger } from './logging/logger';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store';
 import type { RateLimitStore } from './rate-limit/rate-limit-store';
-import { RedisConnection } from './redis/redis-connection';
+import type { RedisConnection, RedisLogger } from './redis/redis-connection';
 import { RedisEventBus } from './redis/redis-event-bus';
 import { RedisRateLimitStore } from './redis/redis-rate-limit-store';
 import { registerContractRoutes } from './routes/register-routes';
@@ -83,7 +83,8 @@ export async function buildApp(
         logger.warn({ err: error }, 'a database connection failed while idle'),
     }));
   // Redis is optional: without it the rate limit and the event bus stay in this process.
-  const redis = config.redisUrl ? new RedisConnection(config.redisUrl, app.log) : undefined;
+  // Its client (ioredis) is loaded only when configured: it would cost idle memory otherwise.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   if (redis && !(await redis.ready(REDIS_CONNECT_WAIT_MS))) {
     app.log.warn({}, 'redis did not answer at start: going on without it until it does');
   }
@@ -193,4 +194,10 @@ export async function startWorkers(
       );
     }
   });
+}
+
+/** Connects to Redis, loading its client on first use. */
+async function connectRedis(url: string, logger: RedisLogger): Promise<RedisConnection> {
+  const { RedisConnection } = await import('./redis/redis-connection');
+  return new RedisConnection(url, logger);
 }

@@ -1,4 +1,4 @@
-import { type Detector, FileTypeParser } from 'file-type';
+import type { Detector } from 'file-type';
 
 /** What the bytes of a file are, whatever its name or declared type said. */
 export interface SniffedType {
@@ -41,6 +41,8 @@ const CANONICAL: Readonly<Record<string, string>> = {
  */
 export async function sniffMediaType(bytes: Uint8Array): Promise<SniffedType | undefined> {
   if (bytes.length === 0) return undefined;
+  // Loaded on the first file, not at start: a server that never sees media keeps it out of memory.
+  const { FileTypeParser } = await import('file-type');
   // A parser per call: a parser keeps its state during a detection, so calls must not share one.
   const found = await new FileTypeParser({ customDetectors: [cafDetector] }).fromBuffer(bytes);
   if (!found) return undefined;

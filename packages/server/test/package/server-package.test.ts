@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort, installPacked, type PackedProject } from '@switchboard/testing';
 import { publint } from 'publint';
@@ -62,6 +62,39 @@ describe('the packed server, installed alone', () => {
     expect(readFileSync(join(installedDir(), 'openapi', 'openapi.json'), 'utf8')).toBe(
       readFileSync(join(workspaceDir, 'openapi', 'openapi.json'), 'utf8'),
     );
+  });
+
+  it('loads the Redis client, PostgreSQL store and media sniffer only when they are used', () => {
+    // What `dist/main.js` and the CLI import before any line of ours runs, followed chunk by
+    // chunk; the bundler marks each module it inlines with its path in a comment.
+    const dist = join(installedDir(), 'dist');
+    const reached = new Set<string>();
+    const follow = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      const code = readFileSync(join(dist, file), 'utf8');
+      for (const match of code.matchAll(/^(?:import|export)\b[^;]*?["']\.\/([^"']+\.js)["']/gm)) {
+        if (match[1]) follow(match[1]);
+      }
+    };
+    follow('main.js');
+    follow('cli.js');
+    const source = (file: string) => readFileSync(join(dist, file), 'utf8');
+    const startUp = [...reached].map(source).join('\n');
+    const lazy = readdirSync(dist)
+      .filter((file) => file.endsWith('.js') && !reached.has(file))
+      .map(source)
+      .join('\n');
+    for (const marker of [
+      'node_modules/.pnpm/ioredis@',
+      'node_modules/.pnpm/file-type@',
+      'src/store/postgres/',
+    ]) {
+      expect(startUp, marker).not.toContain(marker);
+      // Still shipped, in a chunk loaded on first use.
+      expect(lazy, marker).toContain(marker);
+    }
+    expect(startUp).toContain('src/store/sqlite/');
   });
 
   it('prints its version', async () => {
