@@ -42,6 +42,11 @@ describe('pnpm bench --quick', () => {
     for (const scenario of report.scenarios) {
       expect(scenario.status, `${scenario.id}: ${scenario.reason ?? ''}`).toBe('ok');
       expect(scenario.metrics.length).toBeGreaterThan(0);
+      // Every scenario states what its work cost the server in CPU, not only how fast it went.
+      expect(
+        scenario.metrics.some((figure) => figure.name.startsWith('server CPU')),
+        `${scenario.id} reports server CPU`,
+      ).toBe(true);
       for (const figure of scenario.metrics) {
         expect(Number.isFinite(figure.value), `${scenario.id} ${figure.name}`).toBe(true);
       }

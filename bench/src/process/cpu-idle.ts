@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 
-/** CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux). */
-function cpuTicks(pid: number): number | undefined {
+/**
+ * CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux); with
+ * `children`, also that of its children it has waited for (FFmpeg runs, for instance).
+ */
+function cpuTicks(pid: number, children = false): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
+    // Fields after the command name, which is in parentheses and may contain spaces: utime,
+    // stime, cutime and cstime are the 14th to 17th fields of the line.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    const own = Number(fields[11]) + Number(fields[12]);
+    return children ? own + Number(fields[13]) + Number(fields[14]) : own;
   } catch {
     return undefined;
   }
@@ -14,11 +19,12 @@ function cpuTicks(pid: number): number | undefined {
 
 /**
  * CPU time (user + system) a process has used so far, in seconds, from `/proc/<pid>/stat`: a cost
- * that does not depend on how busy the machine is, unlike a rate.
+ * that does not depend on how busy the machine is, unlike a rate. With `children`, the CPU of the
+ * child processes it has reaped is added (counted once each child has exited).
  * @throws {Error} when the process is gone.
  */
-export function cpuSeconds(pid: number): number {
-  const ticks = cpuTicks(pid);
+export function cpuSeconds(pid: number, options: { children?: boolean } = {}): number {
+  const ticks = cpuTicks(pid, options.children);
   if (ticks === undefined) throw new Error(`no CPU figures for process ${pid}`);
   return ticks / 100;
 }

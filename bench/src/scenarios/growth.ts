@@ -2,7 +2,7 @@ import type { MessageList } from '@switchboard/contract';
 import { apiData, apiRequest, assertImplemented } from '../api/api-client';
 import type { ScenarioContext } from '../bench-mode';
 import { type HttpLoadResult, runHttpLoad } from '../load/http-load';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { SwitchboardServer } from '../process/switchboard-server';
 import type { ClonedDatabase } from '../seed/message-cloner';
 import { median, round } from '../stats/summary';
@@ -13,6 +13,12 @@ interface GrowthQuery {
   name: string;
   /** The path of the next request. */
   paths: (database: PreparedDatabase) => () => string;
+}
+
+/** One timed read run, with the server CPU it cost per answer. */
+interface ReadRun extends HttpLoadResult {
+  /** Server CPU (user + system) per 2xx answer, in microseconds. */
+  cpuPerRequestUs: number;
 }
 
 /** A database with a server on it and what the queries need from it. */
@@ -102,17 +108,20 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
   let largeDb: PreparedDatabase | undefined;
   try {
     largeDb = await prepare(large, template.key, context, 'growth-large');
-    const measure = (db: PreparedDatabase, query: GrowthQuery): Promise<HttpLoadResult> => {
+    const measure = async (db: PreparedDatabase, query: GrowthQuery): Promise<ReadRun> => {
       const nextPath = query.paths(db);
-      return runHttpLoad({
+      const cpuBefore = cpuSeconds(db.server.pid);
+      const result = await runHttpLoad({
         url: db.server.url,
         method: 'GET',
         connections: settings.connections,
         durationSec: settings.durationSec,
         nextRequest: () => ({ path: nextPath(), headers: { authorization: `Bearer ${db.key}` } }),
       });
+      const cpuUsed = cpuSeconds(db.server.pid) - cpuBefore;
+      return { ...result, cpuPerRequestUs: (cpuUsed * 1e6) / Math.max(1, result.ok) };
     };
-    const results = new Map<string, Array<{ small: HttpLoadResult; large: HttpLoadResult }>>();
+    const results = new Map<string, Array<{ small: ReadRun; large: ReadRun }>>();
     for (let index = 0; index < context.mode.rounds; index += 1) {
       for (const query of QUERIES) {
         const smallResult = await measure(smallDb, query);
@@ -128,11 +137,13 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
 
     const rows: DetailTable['rows'] = [];
     const ratios: number[] = [];
+    const largeCpu: number[] = [];
     let failures = 0;
     for (const query of QUERIES) {
       const runs = results.get(query.name) ?? [];
       const ratio = median(runs.map((r) => r.large.latency.p99 / r.small.latency.p99));
       ratios.push(ratio);
+      largeCpu.push(median(runs.map((r) => r.large.cpuPerRequestUs)));
       failures += runs.reduce(
         (sum, r) =>
           sum +
@@ -147,9 +158,11 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
         round(median(runs.map((r) => r.small.okPerSec)), 0),
         round(median(runs.map((r) => r.small.latency.p50))),
         round(median(runs.map((r) => r.small.latency.p99))),
+        round(median(runs.map((r) => r.small.cpuPerRequestUs)), 0),
         round(median(runs.map((r) => r.large.okPerSec)), 0),
         round(median(runs.map((r) => r.large.latency.p50))),
         round(median(runs.map((r) => r.large.latency.p99))),
+        round(median(runs.map((r) => r.large.cpuPerRequestUs)), 0),
         round(ratio),
         ratio <= 2 ? 'met' : '**missed**',
       ]);
@@ -157,7 +170,7 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
     const bytesPerMessage = (large.fileBytes - small.fileBytes) / (large.messages - small.messages);
     const notes = [
       `Both databases hold one customer's messages, cloned from the rows the real server wrote for one real send per simulator behaviour (70 % delivered over iMessage, 15 % read, 10 % SMS after a fallback, 5 % failed), one second apart, each with its delivery attempt; \`to\` spreads over 200 recipients per behaviour, except one recipient that gets 100 messages spread evenly over the table in both databases (the \`to=\` read: the same 50-row page at both sizes). Seeding ${large.messages} rows took ${round(large.seedSec, 1)} s.`,
-      `${settings.connections} connections, ${settings.durationSec} s per query and database, the small and the large database alternating; p99 ratio = large / small (median of rounds).`,
+      `${settings.connections} connections, ${settings.durationSec} s per query and database, the small and the large database alternating; p99 ratio = large / small (median of rounds). Server CPU per read = the server process's user + system CPU over the run (from \`/proc\`) divided by its 2xx answers.`,
       'The deep cursor comes from the API: `GET /v1/messages?to=<marker>&limit=1` on two marker messages placed half-way down the table.',
       'Database size per message counts the message row, its delivery attempt and their indexes (indexes rebuilt in bulk after seeding, so slightly denser than after months of inserts); events and webhook deliveries come on top (see the end-to-end scenario for a real server-written figure).',
     ];
@@ -172,6 +185,11 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
           op: '<=',
           value: 2,
         }),
+        metric(
+          `server CPU per read, costliest read on ${large.messages} messages`,
+          round(Math.max(...largeCpu), 0),
+          'µs',
+        ),
         metric('database size per message', round(bytesPerMessage, 0), 'bytes'),
         metric('database file (large)', round(large.fileBytes / 1024 ** 2, 0), 'MB'),
       ],
@@ -183,9 +201,11 @@ export async function growth(context: ScenarioContext): Promise<ScenarioOutcome>
             `req/s (${small.messages})`,
             'p50 ms',
             'p99 ms',
+            'server CPU µs/req',
             `req/s (${large.messages})`,
             'p50 ms',
             'p99 ms',
+            'server CPU µs/req',
             'p99 ratio',
             '≤ 2×',
           ],

@@ -3,7 +3,7 @@ import type { Message, SendMessageResult } from '@switchboard/contract';
 import { apiData } from '../api/api-client';
 import type { ScenarioContext } from '../bench-mode';
 import { runHttpLoad } from '../load/http-load';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { recipientCount, recipientNumber } from '../seed/phone-numbers';
 import { realisticSendBody } from '../seed/send-body';
@@ -80,12 +80,30 @@ export async function mediaTranscoding(context: ScenarioContext): Promise<Scenar
     // (1) Conversion time of one memo, and the same bytes sent as they are.
     const converted: number[] = [];
     const asIs: number[] = [];
+    // Server CPU of each send, with its FFmpeg children's: from before the send until idle again.
+    const cpuConverted: number[] = [];
+    const cpuAsIs: number[] = [];
+    const cpuOf = async (send: () => Promise<void>): Promise<number> => {
+      await waitForCpuIdle(server.pid);
+      const before = cpuSeconds(server.pid, { children: true });
+      await send();
+      await waitForCpuIdle(server.pid);
+      return (cpuSeconds(server.pid, { children: true }) - before) * 1000;
+    };
     for (let run = 0; run < settings.runs; run += 1) {
       const wav = wavTone(settings.memoSeconds, 300 + run * 7);
-      const plain = await sendFile(server.url, key, wav, false, `${runTag}-plain-${run}`);
-      asIs.push(queuedToSent(await settled(server.url, key, plain)));
-      const memo = await sendFile(server.url, key, wav, true, `${runTag}-memo-${run}`);
-      converted.push(queuedToSent(await settled(server.url, key, memo)));
+      cpuAsIs.push(
+        await cpuOf(async () => {
+          const plain = await sendFile(server.url, key, wav, false, `${runTag}-plain-${run}`);
+          asIs.push(queuedToSent(await settled(server.url, key, plain)));
+        }),
+      );
+      cpuConverted.push(
+        await cpuOf(async () => {
+          const memo = await sendFile(server.url, key, wav, true, `${runTag}-memo-${run}`);
+          converted.push(queuedToSent(await settled(server.url, key, memo)));
+        }),
+      );
       context.log(
         `  memo ${run + 1}: converted in ${converted.at(-1)} ms, as-is ${asIs.at(-1)} ms`,
       );
@@ -152,6 +170,12 @@ export async function mediaTranscoding(context: ScenarioContext): Promise<Scenar
         ),
         metric('the same file as-is, queued → sent (baseline)', median(asIs), 'ms'),
         metric('conversion time (difference)', median(converted) - median(asIs), 'ms'),
+        metric(
+          'server CPU per memo sent with conversion, FFmpeg included',
+          round(median(cpuConverted), 0),
+          'ms',
+        ),
+        metric('server CPU per memo sent as-is (baseline)', round(median(cpuAsIs), 0), 'ms'),
         metric('acceptance p99, conversion pool idle', round(idle.latency.p99), 'ms'),
         metric(
           `acceptance p99, ${settings.concurrentTranscodes} conversions queued`,
@@ -164,7 +188,7 @@ export async function mediaTranscoding(context: ScenarioContext): Promise<Scenar
       ],
       details: [],
       notes: [
-        `Voice memos: mono 48 kHz 16-bit WAV (${settings.memoSeconds} s, about ${round((settings.memoSeconds * 96_000) / 1_000_000, 1)} MB) to whatsapp, converted to Opus in Ogg; the baseline sends the same file without \`isAudioMessage\` (no conversion). Times are the message's own queued → sent timeline, ${settings.runs} run(s), median.`,
+        `Voice memos: mono 48 kHz 16-bit WAV (${settings.memoSeconds} s, about ${round((settings.memoSeconds * 96_000) / 1_000_000, 1)} MB) to whatsapp, converted to Opus in Ogg; the baseline sends the same file without \`isAudioMessage\` (no conversion). Times are the message's own queued → sent timeline, ${settings.runs} run(s), median. Server CPU per memo = the server's user + system CPU with that of its exited children (FFmpeg), from \`/proc\`, from before the send until the server is idle again (the upload and the send with its lifecycle included).`,
         `Busy: ${settings.concurrentTranscodes} memos of ${settings.busyMemoSeconds} s accepted just before the load run; ${stillConverting} were still converting when it ended. Conversions run one core each, at nice 10, ${'`MEDIA_TRANSCODE_CONCURRENCY`'} at its default (one per core).`,
       ],
     };

@@ -5,7 +5,7 @@ import { probeSend } from '../api/probe-send';
 import type { ScenarioContext } from '../bench-mode';
 import { sendBurst } from '../load/send-burst';
 import { waitUntil } from '../load/wait-until';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { createBenchDatabase } from '../process/postgres-database';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
@@ -37,6 +37,8 @@ interface SetupFigures {
   sendsPerSec: number;
   deliveredPerSec: number;
   webhooksPerSec: number;
+  /** CPU (user + system) of the server processes together per delivered message, µs. */
+  cpuPerMessageUs: number;
   complete: boolean;
 }
 
@@ -58,7 +60,7 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
   const [sqlite, pgOne, pgThree] = results as [SetupFigures, SetupFigures, SetupFigures];
   const ratio = (a: number, b: number) => round(a / Math.max(1e-9, b), 2);
   const notes = [
-    `${settings.customers} customers, each with one webhook subscribed to \`*\`; up to ${settings.messages} sends per round from ${settings.sendConcurrency} concurrent clients (sending stops after ${settings.sendWindowSec} s), recipients the simulator delivers (${EVENTS_PER_MESSAGE} webhooks per message). PostgreSQL runs on the same machine (2 cores shared by the database, Redis, the server processes, the load and the receiver), so three processes cannot show more than the cores allow.`,
+    `${settings.customers} customers, each with one webhook subscribed to \`*\`; up to ${settings.messages} sends per round from ${settings.sendConcurrency} concurrent clients (sending stops after ${settings.sendWindowSec} s), recipients the simulator delivers (${EVENTS_PER_MESSAGE} webhooks per message). PostgreSQL runs on the same machine (2 cores shared by the database, Redis, the server processes, the load and the receiver), so three processes cannot show more than the cores allow. Server CPU per delivered message = the user + system CPU of the server processes together (from \`/proc\`), from the burst's start until they are idle again, divided by the messages delivered; PostgreSQL's and Redis's own CPU is not in it.`,
   ];
   if (results.some((r) => !r.complete)) {
     notes.push('A round did not deliver everything in its time bound: figures are what arrived.');
@@ -75,6 +77,21 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
       metric('webhooks/s, PostgreSQL (1 process)', round(pgOne.webhooksPerSec, 0), 'req/s'),
       metric('webhooks/s, PostgreSQL (3 processes)', round(pgThree.webhooksPerSec, 0), 'req/s'),
       metric(
+        'server CPU per delivered message, SQLite (1 process)',
+        round(sqlite.cpuPerMessageUs, 0),
+        'µs',
+      ),
+      metric(
+        'server CPU per delivered message, PostgreSQL (1 process)',
+        round(pgOne.cpuPerMessageUs, 0),
+        'µs',
+      ),
+      metric(
+        'server CPU per delivered message, PostgreSQL (3 processes)',
+        round(pgThree.cpuPerMessageUs, 0),
+        'µs',
+      ),
+      metric(
         'PostgreSQL 1 process to SQLite, sends',
         ratio(pgOne.sendsPerSec, sqlite.sendsPerSec),
         '×',
@@ -88,12 +105,20 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
     details: [
       {
         title: 'Setups',
-        columns: ['setup', 'sends/s', 'delivered msgs/s', 'webhooks/s', 'sends to SQLite'],
+        columns: [
+          'setup',
+          'sends/s',
+          'delivered msgs/s',
+          'webhooks/s',
+          'server CPU µs/message',
+          'sends to SQLite',
+        ],
         rows: results.map((r) => [
           r.setup.label,
           round(r.sendsPerSec, 0),
           round(r.deliveredPerSec, 0),
           round(r.webhooksPerSec, 0),
+          round(r.cpuPerMessageUs, 0),
           ratio(r.sendsPerSec, sqlite.sendsPerSec),
         ]),
       },
@@ -144,6 +169,8 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
     const rounds: Array<Omit<SetupFigures, 'setup'>> = [];
     for (let index = 0; index < context.mode.rounds; index += 1) {
       await receiver.reset();
+      const cpuOf = () => servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
+      const cpuBefore = cpuOf();
       const startedAt = Date.now();
       const burst = await sendBurst({
         url: urls,
@@ -166,20 +193,23 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
         performance.now() + settings.drainLimitSec * 1000,
       );
       const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
+      for (const server of servers) await waitForCpuIdle(server.pid);
+      const delivered = stats.byType['message.delivered'] ?? burst.accepted;
       rounds.push({
+        cpuPerMessageUs: ((cpuOf() - cpuBefore) * 1e6) / Math.max(1, delivered),
         sendsPerSec: (burst.accepted * 1000) / Math.max(1, burst.elapsedMs),
         deliveredPerSec:
           ((stats.byType['message.delivered'] ?? 0) * 1000) / Math.max(1, deliveredAt - startedAt),
         webhooksPerSec: (stats.valid * 1000) / Math.max(1, stats.lastAt - stats.firstAt),
         complete,
       });
-      for (const server of servers) await waitForCpuIdle(server.pid);
     }
     return {
       setup,
       sendsPerSec: median(rounds.map((r) => r.sendsPerSec)),
       deliveredPerSec: median(rounds.map((r) => r.deliveredPerSec)),
       webhooksPerSec: median(rounds.map((r) => r.webhooksPerSec)),
+      cpuPerMessageUs: median(rounds.map((r) => r.cpuPerMessageUs)),
       complete: rounds.every((r) => r.complete),
     };
   } finally {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BareServer } from '../baselines/bare-server-process';
 import type { ScenarioContext } from '../bench-mode';
-import { waitForCpuIdle } from '../process/cpu-idle';
+import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { median, round } from '../stats/summary';
 import { metric, type ScenarioOutcome } from './scenario-result';
@@ -15,6 +15,8 @@ interface StartFigures {
   settleMs: number;
   /** RSS once settled. */
   idleRss: number;
+  /** Server CPU (user + system) from spawning until idle, with Node.js's own boot, ms. */
+  startCpuMs: number;
 }
 
 async function startAndIdle(
@@ -37,6 +39,7 @@ async function startAndIdle(
       portOpenMs: server.portOpenMs,
       settleMs: settled,
       idleRss: server.memory().rssBytes,
+      startCpuMs: cpuSeconds(server.pid) * 1000,
     };
   } finally {
     await server.stop();
@@ -100,6 +103,16 @@ export async function startupIdle(context: ScenarioContext): Promise<ScenarioOut
         round(median(onLarge.map((f) => f.settleMs)), 0),
         'ms',
       ),
+      metric(
+        `server CPU to start and settle, ${large.messages} messages`,
+        round(median(onLarge.map((f) => f.startCpuMs)), 0),
+        'ms',
+      ),
+      metric(
+        'server CPU to start and settle, new database',
+        round(median(onEmpty.map((f) => f.startCpuMs)), 0),
+        'ms',
+      ),
       metric('bare Fastify process start (baseline)', round(median(bareStarts), 0), 'ms'),
       metric(`idle RSS, ${large.messages} messages`, round(idleLarge / MB, 1), 'MB', {
         op: '<',
@@ -116,6 +129,7 @@ export async function startupIdle(context: ScenarioContext): Promise<ScenarioOut
           'large DB port open ms',
           'large DB settle ms',
           'large DB idle RSS MB',
+          'large DB CPU ms',
           'new DB ms',
           'new DB idle RSS MB',
           'bare ms',
@@ -126,6 +140,7 @@ export async function startupIdle(context: ScenarioContext): Promise<ScenarioOut
           round(f.portOpenMs, 0),
           round(f.settleMs, 0),
           round(f.idleRss / MB, 1),
+          round(f.startCpuMs, 0),
           round(onEmpty[index]?.startMs ?? Number.NaN, 0),
           round((onEmpty[index]?.idleRss ?? Number.NaN) / MB, 1),
           round(bareStarts[index] ?? Number.NaN, 0),
@@ -133,7 +148,7 @@ export async function startupIdle(context: ScenarioContext): Promise<ScenarioOut
       },
     ],
     notes: [
-      `Start time = spawning \`node dist/main.js\` (NODE_ENV=production) until \`GET /health\` first answers 200, polled every 2 ms; it includes Node.js's own boot. \`port accepting connections\` is when a TCP connect first succeeds. The bare baseline is measured the same way but runs through tsx (TypeScript loader), so it is an upper bound. Idle RSS is read once the server's CPU use has settled (< 5 % of a core: start-up work such as message recovery is over; the time this takes after the first 200 is reported) and ${settings.idleSettleMs} ms more, with no request served.`,
+      `Start time = spawning \`node dist/main.js\` (NODE_ENV=production) until \`GET /health\` first answers 200, polled every 2 ms; it includes Node.js's own boot. \`port accepting connections\` is when a TCP connect first succeeds. The bare baseline is measured the same way but runs through tsx (TypeScript loader), so it is an upper bound. Idle RSS is read once the server's CPU use has settled (< 5 % of a core: start-up work such as message recovery is over; the time this takes after the first 200 is reported) and ${settings.idleSettleMs} ms more, with no request served. Server CPU to start and settle = the process's user + system CPU (from \`/proc\`) at that moment: everything it did from spawn to idle, Node.js's boot included.`,
     ],
   };
 }
