@@ -149,6 +149,7 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
           databasePath,
           label: `scale-out-${setup.store}-${index}`,
           env: { ...env, WEBHOOK_CONCURRENCY: '32' },
+          ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
         }),
       );
     }
