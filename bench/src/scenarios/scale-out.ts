@@ -167,10 +167,11 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
     await probeSend(first, keys[0] ?? '');
     for (const server of servers) await waitForCpuIdle(server.pid);
 
+    /** CPU the setup's server processes have used together, in seconds. */
+    const cpuOf = () => servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
     const rounds: Array<Omit<SetupFigures, 'setup'>> = [];
     for (let index = 0; index < context.mode.rounds; index += 1) {
       await receiver.reset();
-      const cpuOf = () => servers.reduce((sum, server) => sum + cpuSeconds(server.pid), 0);
       const cpuBefore = cpuOf();
       const startedAt = Date.now();
       const burst = await sendBurst({
