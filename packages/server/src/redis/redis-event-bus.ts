@@ -59,8 +59,9 @@ export class RedisEventBus implements EventBus {
   }
 
   publish(event: RecordedEvent): void {
-    this.#tail?.markSeen(event);
-    this.#local.publish(event);
+    // The log tail may have read the event between its commit and this call (both run on the
+    // event loop, the tail's query on another connection): then the streams here have it.
+    if (!this.#tail || this.#tail.markSeen(event)) this.#local.publish(event);
     const message: BusMessage = { origin: this.#origin, event };
     this.redis.commands.publish(this.#channel(event.customerId), JSON.stringify(message)).then(
       () => {
