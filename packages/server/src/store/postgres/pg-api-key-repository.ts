@@ -1,7 +1,10 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { ApiKeyRecord, ApiKeyRepository } from '../api-key-repository';
 import { first, type PgExecutor } from './pg-executor';
+import { preparedFirstBy } from './pg-prepared-query';
 import { apiKeys } from './pg-schema';
+
+const apiKeyByHash = preparedFirstBy(apiKeys, { keyHash: apiKeys.keyHash });
 
 /** {@link ApiKeyRepository} on PostgreSQL. */
 export class PgApiKeyRepository implements ApiKeyRepository {
@@ -15,9 +18,7 @@ export class PgApiKeyRepository implements ApiKeyRepository {
   }
 
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run((db) =>
-      db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1).then(first),
-    );
+    return this.run((db) => apiKeyByHash(db, { keyHash }));
   }
 
   findById(id: string): Promise<ApiKeyRecord | undefined> {

@@ -1,10 +1,16 @@
-import { and, eq } from 'drizzle-orm';
 import type {
   CapabilityCacheEntry,
   CapabilityCacheRepository,
 } from '../capability-cache-repository';
-import { first, type PgExecutor } from './pg-executor';
+import type { PgExecutor } from './pg-executor';
+import { preparedFirstBy } from './pg-prepared-query';
 import { capabilityCache } from './pg-schema-capabilities';
+
+const entryOf = preparedFirstBy(capabilityCache, {
+  customerId: capabilityCache.customerId,
+  instanceId: capabilityCache.instanceId,
+  address: capabilityCache.address,
+});
 
 /** {@link CapabilityCacheRepository} on PostgreSQL. */
 export class PgCapabilityCacheRepository implements CapabilityCacheRepository {
@@ -16,20 +22,7 @@ export class PgCapabilityCacheRepository implements CapabilityCacheRepository {
     instanceId: string,
     address: string,
   ): Promise<CapabilityCacheEntry | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(capabilityCache)
-        .where(
-          and(
-            eq(capabilityCache.customerId, customerId),
-            eq(capabilityCache.instanceId, instanceId),
-            eq(capabilityCache.address, address),
-          ),
-        )
-        .limit(1)
-        .then(first),
-    );
+    return this.run((db) => entryOf(db, { customerId, instanceId, address }));
   }
 
   put(entry: CapabilityCacheEntry): Promise<void> {

@@ -1,7 +1,10 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { CustomerRecord, CustomerRepository } from '../customer-repository';
-import { changed, first, type PgExecutor } from './pg-executor';
+import { changed, type PgExecutor } from './pg-executor';
+import { preparedFirstBy } from './pg-prepared-query';
 import { customers } from './pg-schema';
+
+const customerById = preparedFirstBy(customers, { id: customers.id });
 
 /** {@link CustomerRepository} on PostgreSQL. */
 export class PgCustomerRepository implements CustomerRepository {
@@ -15,9 +18,7 @@ export class PgCustomerRepository implements CustomerRepository {
   }
 
   findById(id: string): Promise<CustomerRecord | undefined> {
-    return this.run((db) =>
-      db.select().from(customers).where(eq(customers.id, id)).limit(1).then(first),
-    );
+    return this.run((db) => customerById(db, { id }));
   }
 
   listActive(): Promise<CustomerRecord[]> {

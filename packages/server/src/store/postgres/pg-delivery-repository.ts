@@ -10,10 +10,11 @@ import {
   URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
+import { pgPreparedQuery, preparedInsert } from './pg-prepared-query';
 import { customers } from './pg-schema';
 import { events, webhookDeliveries, webhooks } from './pg-schema-events';
 
-const leaseIsFree = (now: Date) =>
+const leaseIsFree = (now: Date | SQL) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
 
 const isDue = (now: Date) =>
@@ -34,6 +35,76 @@ const ofWebhook = (customerId: string, webhookId: string, ...conditions: (SQL | 
 /** The receiver of an attempt as a target key: its webhook's id, or `url:<callbackUrl>`. */
 const targetKeyOf = sql<string>`coalesce(${webhookDeliveries.webhookId}, ${sql.raw(`'${URL_TARGET_KEY_PREFIX}'`)} || ${webhookDeliveries.targetUrl})`;
 
+const insertDelivery = preparedInsert(webhookDeliveries);
+
+/** A value bound as it is (pg encodes a `Date` or null itself), not through the column. */
+const raw = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** The claim of one attempt: taken when pending, its lease free and (unless ignored) due. */
+const claimOne = (ignoreDueTime: boolean) =>
+  pgPreparedQuery((db) =>
+    db
+      .update(webhookDeliveries)
+      .set({ leaseOwner: raw('owner'), leaseUntil: raw('leaseUntil') })
+      .where(
+        and(
+          eq(webhookDeliveries.id, sql.placeholder('id')),
+          eq(webhookDeliveries.status, 'pending'),
+          leaseIsFree(raw('now')),
+          ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, raw('now')),
+        ),
+      )
+      .prepare(''),
+  );
+const claimDue = claimOne(false);
+const claimAnyTime = claimOne(true);
+
+/** What a claimed attempt needs to be sent: its event, its receiver, its customer's state. */
+const claimedContext = pgPreparedQuery((db) =>
+  db
+    .select({
+      delivery: webhookDeliveries,
+      payload: events.payload,
+      correlationId: events.correlationId,
+      customerDeletedAt: customers.deletedAt,
+      webhookUrl: webhooks.url,
+      webhookSecret: webhooks.secret,
+      webhookActive: webhooks.active,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .innerJoin(customers, eq(customers.id, events.customerId))
+    .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(''),
+);
+
+/** Every field of an attempt's result, as a placeholder of its own name. */
+const settlement: Readonly<Record<keyof DeliveryResult, SQL>> = {
+  status: raw('status'),
+  statusCode: raw('statusCode'),
+  durationMs: raw('durationMs'),
+  error: raw('error'),
+  attemptedAt: raw('attemptedAt'),
+  nextAttemptAt: raw('nextAttemptAt'),
+};
+
+/** The settlement of a claimed attempt, by its lease owner only. */
+const completeOne = pgPreparedQuery((db) =>
+  db
+    .update(webhookDeliveries)
+    .set({ ...settlement, leaseOwner: null, leaseUntil: null })
+    .where(
+      and(
+        eq(webhookDeliveries.id, sql.placeholder('id')),
+        eq(webhookDeliveries.status, 'pending'),
+        eq(webhookDeliveries.leaseOwner, sql.placeholder('owner')),
+      ),
+    )
+    .prepare(''),
+);
+
 /** {@link DeliveryRepository} on PostgreSQL. */
 export class PgDeliveryRepository implements DeliveryRepository {
   /** Creates the repository over an executor; `cipher` opens the webhooks' secrets. */
@@ -44,7 +115,10 @@ export class PgDeliveryRepository implements DeliveryRepository {
 
   insertMany(deliveries: readonly DeliveryRecord[]): Promise<void> {
     return this.run(async (db) => {
-      if (deliveries.length > 0) await db.insert(webhookDeliveries).values([...deliveries]);
+      // One receiver, as for most events, takes the statement prepared once; more take one insert.
+      const [only] = deliveries;
+      if (deliveries.length === 1 && only) await insertDelivery(db, only);
+      else if (deliveries.length > 1) await db.insert(webhookDeliveries).values([...deliveries]);
     });
   }
 
@@ -154,35 +228,10 @@ export class PgDeliveryRepository implements DeliveryRepository {
     return this.run(async (db) => {
       // One conditional UPDATE: of several processes claiming the same attempt, PostgreSQL lets
       // exactly one change the row; the others see the lease taken and change nothing.
-      const taken = await db
-        .update(webhookDeliveries)
-        .set({ leaseOwner: owner, leaseUntil })
-        .where(
-          and(
-            eq(webhookDeliveries.id, id),
-            eq(webhookDeliveries.status, 'pending'),
-            leaseIsFree(now),
-            options.ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, now),
-          ),
-        );
+      const claim = options.ignoreDueTime ? claimAnyTime : claimDue;
+      const taken = await claim(db).execute({ id, owner, leaseUntil, now });
       if (changed(taken) === 0) return undefined;
-      const context = await db
-        .select({
-          delivery: webhookDeliveries,
-          payload: events.payload,
-          correlationId: events.correlationId,
-          customerDeletedAt: customers.deletedAt,
-          webhookUrl: webhooks.url,
-          webhookSecret: webhooks.secret,
-          webhookActive: webhooks.active,
-        })
-        .from(webhookDeliveries)
-        .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-        .innerJoin(customers, eq(customers.id, events.customerId))
-        .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-        .where(eq(webhookDeliveries.id, id))
-        .limit(1)
-        .then(first);
+      const context = first(await claimedContext(db).execute({ id }));
       if (context === undefined) return undefined;
       return {
         delivery: context.delivery,
@@ -205,16 +254,7 @@ export class PgDeliveryRepository implements DeliveryRepository {
 
   complete(id: string, owner: string, result: DeliveryResult): Promise<boolean> {
     return this.run(async (db) => {
-      const updated = await db
-        .update(webhookDeliveries)
-        .set({ ...result, leaseOwner: null, leaseUntil: null })
-        .where(
-          and(
-            eq(webhookDeliveries.id, id),
-            eq(webhookDeliveries.status, 'pending'),
-            eq(webhookDeliveries.leaseOwner, owner),
-          ),
-        );
+      const updated = await completeOne(db).execute({ ...result, id, owner });
       return changed(updated) > 0;
     });
   }

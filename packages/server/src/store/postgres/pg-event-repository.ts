@@ -1,7 +1,10 @@
 import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
 import type { EventRecord, EventRepository } from '../event-repository';
 import { first, type PgExecutor } from './pg-executor';
+import { preparedInsert } from './pg-prepared-query';
 import { events } from './pg-schema-events';
+
+const insertEvent = preparedInsert(events);
 
 /** {@link EventRepository} on PostgreSQL. */
 export class PgEventRepository implements EventRepository {
@@ -10,7 +13,7 @@ export class PgEventRepository implements EventRepository {
 
   insert(event: EventRecord): Promise<void> {
     return this.run(async (db) => {
-      await db.insert(events).values(event);
+      await insertEvent(db, event);
     });
   }
 

@@ -7,7 +7,10 @@ import type {
   InstanceRepository,
 } from '../instance-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
+import { preparedFirstBy } from './pg-prepared-query';
 import { instances } from './pg-schema';
+
+const instanceById = preparedFirstBy(instances, { id: instances.id });
 
 type InstanceRow = typeof instances.$inferSelect;
 
@@ -28,12 +31,7 @@ export class PgInstanceRepository implements InstanceRepository {
 
   findById(id: string): Promise<InstanceRecord | undefined> {
     return this.run(async (db) => {
-      const row = await db
-        .select()
-        .from(instances)
-        .where(eq(instances.id, id))
-        .limit(1)
-        .then(first);
+      const row = await instanceById(db, { id });
       return row && this.#recordOf(row);
     });
   }

@@ -1,7 +1,15 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
 import { first, type PgExecutor } from './pg-executor';
+import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
 import { messageAttempts } from './pg-schema-messages';
+
+const insertAttempt = preparedInsert(messageAttempts, { onConflictDoNothing: true });
+
+const attemptById = preparedFirstBy(messageAttempts, { attemptId: messageAttempts.attemptId });
+const setExternalId = preparedUpdate(messageAttempts, () =>
+  eq(messageAttempts.attemptId, sql.placeholder('$attemptId')),
+);
 
 /** {@link MessageAttemptRepository} on PostgreSQL. */
 export class PgMessageAttemptRepository implements MessageAttemptRepository {
@@ -10,19 +18,12 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
 
   insert(attempt: MessageAttemptRecord): Promise<void> {
     return this.run(async (db) => {
-      await db.insert(messageAttempts).values(attempt).onConflictDoNothing();
+      await insertAttempt(db, attempt);
     });
   }
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageAttempts)
-        .where(eq(messageAttempts.attemptId, attemptId))
-        .limit(1)
-        .then(first),
-    );
+    return this.run((db) => attemptById(db, { attemptId }));
   }
 
   findByExternalId(
@@ -47,10 +48,7 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
 
   setExternalId(attemptId: string, externalId: string): Promise<void> {
     return this.run(async (db) => {
-      await db
-        .update(messageAttempts)
-        .set({ externalId })
-        .where(eq(messageAttempts.attemptId, attemptId));
+      await setExternalId(db, { externalId }, { $attemptId: attemptId });
     });
   }
 

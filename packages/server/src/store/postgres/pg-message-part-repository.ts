@@ -1,7 +1,34 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { MessagePartRecord, MessagePartRepository } from '../message-part-repository';
 import { first, type PgExecutor } from './pg-executor';
+import { pgPreparedQuery } from './pg-prepared-query';
 import { messageParts } from './pg-schema-messages';
+
+/** The parts of one attempt, in order. */
+const partsOfAttempt = pgPreparedQuery((db) =>
+  db
+    .select()
+    .from(messageParts)
+    .where(eq(messageParts.attemptId, sql.placeholder('attemptId')))
+    .orderBy(asc(messageParts.partIndex))
+    .prepare(''),
+);
+
+/** The part an instance's message id names, of the newest attempt that has it. */
+const partByExternalId = pgPreparedQuery((db) =>
+  db
+    .select()
+    .from(messageParts)
+    .where(
+      and(
+        eq(messageParts.instanceId, sql.placeholder('instanceId')),
+        eq(messageParts.externalId, sql.placeholder('externalId')),
+      ),
+    )
+    .orderBy(desc(messageParts.attemptId))
+    .limit(1)
+    .prepare(''),
+);
 
 /** {@link MessagePartRepository} on PostgreSQL. */
 export class PgMessagePartRepository implements MessagePartRepository {
@@ -19,27 +46,13 @@ export class PgMessagePartRepository implements MessagePartRepository {
   }
 
   findByExternalId(instanceId: string, externalId: string): Promise<MessagePartRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageParts)
-        .where(
-          and(eq(messageParts.instanceId, instanceId), eq(messageParts.externalId, externalId)),
-        )
-        .orderBy(desc(messageParts.attemptId))
-        .limit(1)
-        .then(first),
+    return this.run(async (db) =>
+      first(await partByExternalId(db).execute({ instanceId, externalId })),
     );
   }
 
   listByAttempt(attemptId: string): Promise<MessagePartRecord[]> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageParts)
-        .where(eq(messageParts.attemptId, attemptId))
-        .orderBy(asc(messageParts.partIndex)),
-    );
+    return this.run((db) => partsOfAttempt(db).execute({ attemptId }));
   }
 
   updateStatus(

@@ -13,6 +13,7 @@ import {
   lte,
   or,
   type SQL,
+  sql,
 } from 'drizzle-orm';
 import type {
   MessageListQuery,
@@ -22,6 +23,7 @@ import type {
   ScheduledCursor,
 } from '../message-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
+import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
 import { messageAttachmentData, messages } from './pg-schema-messages';
 
 type MessageRow = typeof messages.$inferSelect;
@@ -44,6 +46,37 @@ const visible = (customerId: string) =>
     eq(messages.suppressed, false),
   );
 
+const insertMessage = preparedInsert(messages, { onConflictDoNothing: true });
+
+/** A message by id (any change of it). */
+const updateById = preparedUpdate(messages, () => eq(messages.id, sql.placeholder('$id')));
+
+/**
+ * A message by id in one of `from`'s statuses, deleted or not: the variant `<n>` or `<n>+deleted`
+ * names how many statuses (placeholders `$from0`…) and whether a deleted message changes too.
+ */
+const updateInStatus = preparedUpdate(messages, (variant: `${number}` | `${number}+deleted`) => {
+  const statuses = Number.parseInt(variant, 10);
+  return and(
+    eq(messages.id, sql.placeholder('$id')),
+    inArray(
+      messages.status,
+      Array.from({ length: statuses }, (_, index) => sql.placeholder(`$from${index}`)),
+    ),
+    variant.endsWith('+deleted') ? undefined : isNull(messages.deletedAt),
+  );
+});
+
+const messageById = preparedFirstBy(messages, {
+  customerId: messages.customerId,
+  id: messages.id,
+});
+const messageByIdInAnyCustomer = preparedFirstBy(messages, { id: messages.id });
+const messageByIdempotencyKey = preparedFirstBy(messages, {
+  customerId: messages.customerId,
+  idempotencyKey: messages.idempotencyKey,
+});
+
 /** {@link MessageRepository} on PostgreSQL. */
 export class PgMessageRepository implements MessageRepository {
   /** Creates the repository over an executor. */
@@ -54,20 +87,29 @@ export class PgMessageRepository implements MessageRepository {
     return this.run(async (db) => {
       // The partial unique index on (customer_id, idempotency_key) turns a concurrent duplicate
       // into "nothing inserted" instead of a second message.
-      return changed(await db.insert(messages).values(row).onConflictDoNothing()) > 0;
+      return (await insertMessage(db, row)) > 0;
     });
   }
 
   findById(customerId: string, id: string): Promise<MessageRecord | undefined> {
-    return this.#one(and(eq(messages.customerId, customerId), eq(messages.id, id)));
+    return this.run(async (db) => {
+      const row = await messageById(db, { customerId, id });
+      return row && toRecord(row);
+    });
   }
 
   findByIdInAnyCustomer(id: string): Promise<MessageRecord | undefined> {
-    return this.#one(eq(messages.id, id));
+    return this.run(async (db) => {
+      const row = await messageByIdInAnyCustomer(db, { id });
+      return row && toRecord(row);
+    });
   }
 
   findByIdempotencyKey(customerId: string, key: string): Promise<MessageRecord | undefined> {
-    return this.#one(and(eq(messages.customerId, customerId), eq(messages.idempotencyKey, key)));
+    return this.run(async (db) => {
+      const row = await messageByIdempotencyKey(db, { customerId, idempotencyKey: key });
+      return row && toRecord(row);
+    });
   }
 
   findByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | undefined> {
@@ -217,24 +259,18 @@ export class PgMessageRepository implements MessageRepository {
     patch: MessagePatch,
     options: { includeDeleted?: boolean } = {},
   ): Promise<boolean> {
-    return this.run(async (db) => {
-      const result = await db
-        .update(messages)
-        .set(patch)
-        .where(
-          and(
-            eq(messages.id, id),
-            inArray(messages.status, [...from]),
-            options.includeDeleted ? undefined : isNull(messages.deletedAt),
-          ),
-        );
-      return changed(result) > 0;
-    });
+    if (from.length === 0) return Promise.resolve(false);
+    const keys: Record<`$${string}`, unknown> = { $id: id };
+    for (const [index, status] of from.entries()) keys[`$from${index}`] = status;
+    const variant = options.includeDeleted
+      ? (`${from.length}+deleted` as const)
+      : (`${from.length}` as const);
+    return this.run(async (db) => (await updateInStatus(db, patch, keys, variant)) > 0);
   }
 
   update(id: string, patch: MessagePatch): Promise<void> {
     return this.run(async (db) => {
-      await db.update(messages).set(patch).where(eq(messages.id, id));
+      await updateById(db, patch, { $id: id });
     });
   }
 
@@ -253,13 +289,6 @@ export class PgMessageRepository implements MessageRepository {
         .from(messageAttachmentData)
         .where(eq(messageAttachmentData.messageId, messageId));
       return new Map(rows.map((row) => [row.position, new Uint8Array(row.data)]));
-    });
-  }
-
-  #one(where: SQL | undefined): Promise<MessageRecord | undefined> {
-    return this.run(async (db) => {
-      const row = await db.select().from(messages).where(where).limit(1).then(first);
-      return row && toRecord(row);
     });
   }
 

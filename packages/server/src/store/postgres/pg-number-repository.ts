@@ -7,6 +7,7 @@ import type {
 } from '../number-repository';
 import type { HealthStatusValue } from '../store-types';
 import { changed, first, type PgExecutor, type PgOrm } from './pg-executor';
+import { pgPreparedQuery } from './pg-prepared-query';
 import { instances, senderNumbers } from './pg-schema';
 
 /** True for numbers that have `instanceId` serve one of their channels. */
@@ -40,6 +41,35 @@ function viewsQuery(db: PgOrm, where: SQL | undefined) {
 const matchesAddress = (address: string) =>
   or(eq(senderNumbers.phoneNumber, address), eq(senderNumbers.email, address));
 
+/** The customer's number whose phone number or email is `address`, with its instance. */
+const viewByAddress = pgPreparedQuery((db) =>
+  viewsQuery(
+    db,
+    and(
+      eq(senderNumbers.customerId, sql.placeholder('customerId')),
+      or(
+        eq(senderNumbers.phoneNumber, sql.placeholder('address')),
+        eq(senderNumbers.email, sql.placeholder('address')),
+      ),
+    ),
+  )
+    .limit(1)
+    .prepare(''),
+);
+
+/** The customer's default number, with its instance. */
+const defaultView = pgPreparedQuery((db) =>
+  viewsQuery(
+    db,
+    and(
+      eq(senderNumbers.customerId, sql.placeholder('customerId')),
+      eq(senderNumbers.isDefault, true),
+    ),
+  )
+    .limit(1)
+    .prepare(''),
+);
+
 /** {@link NumberRepository} on PostgreSQL. */
 export class PgNumberRepository implements NumberRepository {
   /** Creates the repository over an executor. */
@@ -56,22 +86,11 @@ export class PgNumberRepository implements NumberRepository {
   }
 
   findByAddress(customerId: string, address: string): Promise<SenderNumberView | undefined> {
-    return this.run((db) =>
-      viewsQuery(db, and(eq(senderNumbers.customerId, customerId), matchesAddress(address)))
-        .limit(1)
-        .then(first),
-    );
+    return this.run(async (db) => first(await viewByAddress(db).execute({ customerId, address })));
   }
 
   findDefault(customerId: string): Promise<SenderNumberView | undefined> {
-    return this.run((db) =>
-      viewsQuery(
-        db,
-        and(eq(senderNumbers.customerId, customerId), eq(senderNumbers.isDefault, true)),
-      )
-        .limit(1)
-        .then(first),
-    );
+    return this.run(async (db) => first(await defaultView(db).execute({ customerId })));
   }
 
   findByAddressInAnyCustomer(address: string): Promise<SenderNumberView | undefined> {

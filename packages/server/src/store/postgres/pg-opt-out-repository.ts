@@ -1,7 +1,14 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { OptOutQuery, OptOutRecord, OptOutRepository } from '../opt-out-repository';
-import { first, type PgExecutor } from './pg-executor';
+import type { PgExecutor } from './pg-executor';
+import { preparedFirstBy } from './pg-prepared-query';
 import { optOuts } from './pg-schema-opt-outs';
+
+const optOutOf = preparedFirstBy(optOuts, {
+  customerId: optOuts.customerId,
+  sender: optOuts.sender,
+  recipient: optOuts.recipient,
+});
 
 /** {@link OptOutRepository} on PostgreSQL. */
 export class PgOptOutRepository implements OptOutRepository {
@@ -9,20 +16,7 @@ export class PgOptOutRepository implements OptOutRepository {
   constructor(private readonly run: PgExecutor) {}
 
   find(customerId: string, sender: string, recipient: string): Promise<OptOutRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(optOuts)
-        .where(
-          and(
-            eq(optOuts.customerId, customerId),
-            eq(optOuts.sender, sender),
-            eq(optOuts.recipient, recipient),
-          ),
-        )
-        .limit(1)
-        .then(first),
-    );
+    return this.run((db) => optOutOf(db, { customerId, sender, recipient }));
   }
 
   upsert(record: OptOutRecord): Promise<void> {

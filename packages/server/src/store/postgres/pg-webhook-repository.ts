@@ -1,5 +1,5 @@
 import type { EventType, WebhookEventSelector } from '@switchboard/contract';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, type Placeholder, sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import {
   DuplicateWebhookError,
@@ -9,6 +9,7 @@ import {
   type WebhookRepository,
 } from '../webhook-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
+import { pgPreparedQuery } from './pg-prepared-query';
 import { webhooks } from './pg-schema-events';
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -34,8 +35,33 @@ async function guardUnique<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** The customer's active webhooks subscribed to `type`. */
-const subscribedTo = (type: EventType) =>
+const subscribedTo = (type: EventType | Placeholder) =>
   sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_array_elements_text(${webhooks.events}) as selector where selector.value = ${type}))`;
+
+/** The customer's active webhooks subscribed to the event type `type`, oldest first. */
+const activeSubscribed = pgPreparedQuery((db) =>
+  db
+    .select()
+    .from(webhooks)
+    .where(
+      and(
+        eq(webhooks.customerId, sql.placeholder('customerId')),
+        eq(webhooks.active, true),
+        subscribedTo(sql.placeholder('type')),
+      ),
+    )
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
+    .prepare(''),
+);
+
+/** Ends a webhook's streak of exhausted chains; no write when there is none. */
+const resetStreak = pgPreparedQuery((db) =>
+  db
+    .update(webhooks)
+    .set({ exhaustedChains: 0 })
+    .where(and(eq(webhooks.id, sql.placeholder('id')), ne(webhooks.exhaustedChains, 0)))
+    .prepare(''),
+);
 
 /** {@link WebhookRepository} on PostgreSQL. */
 export class PgWebhookRepository implements WebhookRepository {
@@ -110,8 +136,8 @@ export class PgWebhookRepository implements WebhookRepository {
   }
 
   listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
-    return this.#oldestFirst(
-      and(eq(webhooks.customerId, customerId), eq(webhooks.active, true), subscribedTo(type)),
+    return this.run(async (db) =>
+      (await activeSubscribed(db).execute({ customerId, type })).map(this.#toRecord),
     );
   }
 
@@ -155,10 +181,7 @@ export class PgWebhookRepository implements WebhookRepository {
   resetExhaustedChains(id: string): Promise<void> {
     return this.run(async (db) => {
       // A no-op (no write) when there is no streak, as after nearly every delivery.
-      await db
-        .update(webhooks)
-        .set({ exhaustedChains: 0 })
-        .where(and(eq(webhooks.id, id), ne(webhooks.exhaustedChains, 0)));
+      await resetStreak(db).execute({ id });
     });
   }
 

@@ -1,4 +1,5 @@
 import { type Column, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { builtOncePer } from '../built-once';
 import type { SqliteOrm } from './connection';
 import { sqlLiteral } from './table-statements';
 
@@ -24,20 +25,7 @@ export function preparedQuery<Q>(build: (db: SqliteOrm) => Q): (db: SqliteOrm) =
 export function preparedQueries<S extends string, Q>(
   build: (db: SqliteOrm, shape: S) => Q,
 ): (db: SqliteOrm, shape: S) => Q {
-  const built = new WeakMap<SqliteOrm, Map<S, Q>>();
-  return (db, shape) => {
-    let byShape = built.get(db);
-    if (!byShape) {
-      byShape = new Map();
-      built.set(db, byShape);
-    }
-    let query = byShape.get(shape);
-    if (query === undefined) {
-      query = build(db, shape);
-      byShape.set(shape, query);
-    }
-    return query;
-  };
+  return builtOncePer((db: SqliteOrm) => db, build);
 }
 
 /**
