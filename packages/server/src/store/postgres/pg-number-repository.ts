@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type {
   NumberHealthOverride,
   NumberRepository,
@@ -38,7 +38,7 @@ function viewsQuery(db: PgOrm, where: SQL | undefined) {
 }
 
 /** The number's phone number or email is `address`. */
-const matchesAddress = (address: string) =>
+const matchesAddress = (address: string | Placeholder) =>
   or(eq(senderNumbers.phoneNumber, address), eq(senderNumbers.email, address));
 
 /** The customer's number whose phone number or email is `address`, with its instance. */
@@ -47,10 +47,7 @@ const viewByAddress = pgPreparedQuery((db) =>
     db,
     and(
       eq(senderNumbers.customerId, sql.placeholder('customerId')),
-      or(
-        eq(senderNumbers.phoneNumber, sql.placeholder('address')),
-        eq(senderNumbers.email, sql.placeholder('address')),
-      ),
+      matchesAddress(sql.placeholder('address')),
     ),
   )
     .limit(1)
