@@ -10,14 +10,13 @@
  * It slows every statement by a few hundred nanoseconds: compare statements with each other in
  * one run, never the run's throughput with an unprobed one.
  */
-const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { createRequire } = require('node:module');
+const { statementTotals, writePeriodically } = require('./statement-totals.cjs');
 
 const serverRequire = createRequire(join(__dirname, '../../packages/server/package.json'));
 const Database = serverRequire('better-sqlite3');
-const outDir = join(__dirname, '../results/tmp');
-const totals = new Map();
+const totals = statementTotals();
 /** Each statement's key, normalised once rather than on every call. */
 const keys = new WeakMap();
 let patched = false;
@@ -35,11 +34,7 @@ function timeMethod(proto, name) {
         source = this.source.replace(/\s+/g, ' ').trim();
         keys.set(this, source);
       }
-      const key = `${name} ${source}`;
-      const entry = totals.get(key) ?? { calls: 0, micros: 0 };
-      entry.calls += 1;
-      entry.micros += Number(process.hrtime.bigint() - started) / 1000;
-      totals.set(key, entry);
+      totals.add(`${name} ${source}`, Number(process.hrtime.bigint() - started) / 1000);
     }
   };
 }
@@ -55,21 +50,4 @@ Database.prototype.prepare = function prepareTimed(source) {
   return statement;
 };
 
-function write() {
-  const rows = [...totals]
-    .map(([statement, { calls, micros }]) => ({
-      statement,
-      calls,
-      totalMs: Math.round(micros / 1000),
-      microsEach: Math.round((micros / calls) * 10) / 10,
-    }))
-    .sort((a, b) => b.totalMs - a.totalMs);
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(
-    join(outDir, `sqlite-statements-${process.pid}.json`),
-    JSON.stringify(rows, null, 1),
-  );
-}
-
-process.on('exit', write);
-setInterval(write, 2000).unref();
+writePeriodically('sqlite-statements', () => totals.rows().sort((a, b) => b.totalMs - a.totalMs));
