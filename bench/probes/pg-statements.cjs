@@ -21,10 +21,19 @@ const pg = serverRequire('pg');
 const totals = statementTotals();
 let sent = 0;
 
+/** Each SQL text's key, whitespace folded once rather than on every call. */
+const keys = new Map();
+
 /** The SQL text of a query as `pg` takes it, whitespace folded. */
 function keyOf(config) {
   const text = typeof config === 'string' ? config : config?.text;
-  return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '(not a text query)';
+  if (typeof text !== 'string') return '(not a text query)';
+  let key = keys.get(text);
+  if (key === undefined) {
+    key = text.replace(/\s+/g, ' ').trim();
+    keys.set(text, key);
+  }
+  return key;
 }
 
 const query = pg.Client.prototype.query;
