@@ -126,8 +126,6 @@ export class EventService implements EventRecorder {
       callbackUrl: event.callbackUrl ?? null,
       createdAt: now,
     };
-    await tx.events.insert(record);
-
     const deliveries: DeliveryRecord[] = [];
     // `whatsapp.status` is delivered on the event stream only, never to a URL.
     if (!isStreamOnly(record.type)) {
@@ -139,7 +137,8 @@ export class EventService implements EventRecorder {
         deliveries.push(firstAttempt(record, { targetUrl: record.callbackUrl }, now));
       }
     }
-    await tx.deliveries.insertMany(deliveries);
+    // The event and its first attempts in one write (one statement on PostgreSQL).
+    await tx.events.insert(record, deliveries);
 
     const recorded = toRecorded(record);
     tx.afterCommit(() => {
@@ -188,13 +187,12 @@ export class EventService implements EventRecorder {
       callbackUrl: null,
       createdAt: now,
     };
-    await tx.events.insert(record);
     const attempt: DeliveryRecord = {
       ...firstAttempt(record, { webhookId: input.webhookId }, now),
       trigger: 'test',
       nextAttemptAt: new Date(now.getTime() + input.holdMs),
     };
-    await tx.deliveries.insertMany([attempt]);
+    await tx.events.insert(record, [attempt]);
     return { event: toRecorded(record), deliveryId: attempt.id };
   }
 

@@ -154,8 +154,17 @@ export interface DeliveryRepository {
     leaseUntil: Date,
     options?: { ignoreDueTime?: boolean },
   ): Promise<ClaimedDelivery | undefined>;
-  /** Records the result of a claimed attempt; false when `owner` lost the lease meanwhile. */
-  complete(id: string, owner: string, result: DeliveryResult): Promise<boolean>;
+  /**
+   * Records the result of a claimed attempt; false when `owner` lost the lease meanwhile.
+   * `resetStreak` also ends the streak of exhausted chains of the attempt's webhook (after a 2xx),
+   * in the same step: one statement on PostgreSQL, so the pair needs no transaction there.
+   */
+  complete(
+    id: string,
+    owner: string,
+    result: DeliveryResult,
+    options?: { resetStreak?: boolean },
+  ): Promise<boolean>;
   /** Pending, unleased attempts already due at `now`, with when they were due. */
   listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>>;
   /** Moves a pending attempt's due time. */

@@ -1,4 +1,5 @@
 import type { EventType } from '@switchboard/contract';
+import type { DeliveryRecord } from './delivery-repository';
 
 /** An event as stored: the serialized body plus what routing and the delivery log need. */
 export interface EventRecord {
@@ -22,8 +23,11 @@ export interface EventRecord {
 
 /** The event log (the outbox). Every query is scoped by customer. */
 export interface EventRepository {
-  /** Appends an event. */
-  insert(event: EventRecord): Promise<void>;
+  /**
+   * Appends an event and queues `firstAttempts`, the first attempts of its delivery, with it (one
+   * statement on PostgreSQL for the usual one attempt or none).
+   */
+  insert(event: EventRecord, firstAttempts?: readonly DeliveryRecord[]): Promise<void>;
   /** The customer's event with this id. */
   findById(customerId: string, id: string): Promise<EventRecord | undefined>;
   /**

@@ -106,6 +106,14 @@ export interface UnitOfWork extends Repositories {
 export interface Store extends UnitOfWork {
   /** Which backend this is. */
   readonly kind: 'sqlite' | 'postgres';
+  /**
+   * Runs `work`, each of whose repository calls is atomic on its own, where its commits cost
+   * least: in a transaction on SQLite, so its writes join the moment's group commit instead of
+   * committing one by one; as it is on PostgreSQL, where each statement commits by itself and a
+   * transaction would only add two round trips (`BEGIN`, `COMMIT`). Never for work that must
+   * commit all or nothing: that takes {@link UnitOfWork.transaction}.
+   */
+  grouped<T>(work: (repositories: UnitOfWork) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Closes the database once pending operations finished. */

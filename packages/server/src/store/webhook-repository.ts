@@ -68,8 +68,6 @@ export interface WebhookRepository {
   deactivateAll(customerId: string, at: Date): Promise<number>;
   /** Deletes the customer's webhook (and, with it, its delivery log); false when missing. */
   delete(customerId: string, id: string): Promise<boolean>;
-  /** Clears the exhausted-chain streak after a 2xx delivery. */
-  resetExhaustedChains(id: string): Promise<void>;
   /**
    * Counts one more exhausted chain and deactivates the webhook when the streak reaches
    * `threshold`; returns the new streak and whether this call deactivated it.

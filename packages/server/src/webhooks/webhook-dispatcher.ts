@@ -9,7 +9,7 @@ import {
   type DeliveryResult,
   deliveryTargetKey,
 } from '../store/delivery-repository';
-import type { Store } from '../store/store';
+import type { Store, UnitOfWork } from '../store/store';
 import type { Worker } from '../workers';
 import { type AttemptPlan, planAttempt } from './attempt-plan';
 import { type DeliveryOutcome, deliver } from './delivery-client';
@@ -330,9 +330,9 @@ export class WebhookDispatcher implements Worker {
   async #claimAndAttempt(id: string): Promise<void> {
     const { store, clock } = this.#options;
     const now = clock.now();
-    // In a transaction of its own only to share a group commit with the other claims and
-    // completions of the moment: committed alone, each claim was a commit of its own.
-    const claimed = await store.transaction((tx) =>
+    // Grouped only to share SQLite's group commit with the other claims and completions of the
+    // moment (committed alone, each claim was a commit of its own); one statement on PostgreSQL.
+    const claimed = await store.grouped((tx) =>
       tx.deliveries.claim(id, this.owner, new Date(now), new Date(now + this.#leaseMs)),
     );
     if (!claimed) return;
@@ -399,26 +399,32 @@ export class WebhookDispatcher implements Worker {
       outcome: plan.result.status,
       lagMs: Math.max(0, (plan.result.attemptedAt?.getTime() ?? due) - due),
     });
-    return this.#options.store.transaction(async (tx) => {
+    const work = async (tx: UnitOfWork): Promise<void> => {
       // A lost lease means another worker took the attempt over; its record wins.
-      if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result))) return;
-      if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
-      if (delivery.webhookId === null) return;
-      if (plan.streak === 'reset') await tx.webhooks.resetExhaustedChains(delivery.webhookId);
-      if (plan.streak === 'exhausted') {
-        const { streak, deactivated } = await tx.webhooks.recordExhaustedChain(
-          delivery.webhookId,
-          this.#options.deactivateAfter ?? 3,
-          new Date(this.#options.clock.now()),
-        );
-        if (deactivated) {
-          this.#log.warn(
-            { webhookId: delivery.webhookId, exhaustedChains: streak },
-            'webhook deactivated after consecutive exhausted retry chains',
-          );
-        }
+      const resetStreak = plan.streak === 'reset' && delivery.webhookId !== null;
+      if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result, { resetStreak }))) {
+        return;
       }
-    });
+      if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
+      if (delivery.webhookId === null || plan.streak !== 'exhausted') return;
+      const { streak, deactivated } = await tx.webhooks.recordExhaustedChain(
+        delivery.webhookId,
+        this.#options.deactivateAfter ?? 3,
+        new Date(this.#options.clock.now()),
+      );
+      if (deactivated) {
+        this.#log.warn(
+          { webhookId: delivery.webhookId, exhaustedChains: streak },
+          'webhook deactivated after consecutive exhausted retry chains',
+        );
+      }
+    };
+    // The completion alone (with its streak reset) is one atomic step: grouped, as the claim is.
+    // With the next attempt of a chain, or an exhausted chain counted, it is a transaction.
+    const { store } = this.#options;
+    return plan.followUp || plan.streak === 'exhausted'
+      ? store.transaction(work)
+      : store.grouped(work);
   }
 
   /** Where and with which secret to send, or why the attempt is dropped without a request. */

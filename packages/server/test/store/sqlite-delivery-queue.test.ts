@@ -187,13 +187,4 @@ describe('SQLite webhook look-ups and delivery queue', () => {
     });
     expect(await db.deliveries.listDueTargets(at(5000))).toEqual([]);
   });
-
-  it('resets an exhausted-chain streak', async () => {
-    const db = await seeded();
-    await db.webhooks.recordExhaustedChain(HOOK_A, 3, at(1));
-    expect((await db.webhooks.findById('c1', HOOK_A))?.exhaustedChains).toBe(1);
-    await db.webhooks.resetExhaustedChains(HOOK_A);
-    await db.webhooks.resetExhaustedChains(HOOK_A);
-    expect((await db.webhooks.findById('c1', HOOK_A))?.exhaustedChains).toBe(0);
-  });
 });

@@ -26,6 +26,66 @@ function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRec
   });
 }
 
+/** Webhook `w1` of customer `c1` (with `exhaustedChains` ended chains) and its event `e1`. */
+async function seedDeliveryQueue(store: Store, exhaustedChains = 0): Promise<void> {
+  await store.webhooks.insert({
+    id: 'w1',
+    customerId: 'c1',
+    name: null,
+    url: 'https://example.com/hook',
+    events: ['*'],
+    secret: 'whsec_test',
+    active: true,
+    exhaustedChains,
+    createdAt: T0,
+    updatedAt: T0,
+  });
+  await store.events.insert({
+    id: 'e1',
+    customerId: 'c1',
+    type: 'message.sent',
+    payload: '{"id":"e1"}',
+    correlationId: 'cor',
+    messageId: null,
+    callbackUrl: 'https://example.com/callback',
+    createdAt: T0,
+  });
+}
+
+/** A first, pending, due, unleased attempt of event `e1` to webhook `w1`. */
+function delivery(id: string, overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  return {
+    id,
+    customerId: 'c1',
+    webhookId: 'w1',
+    targetUrl: null,
+    eventId: 'e1',
+    eventType: 'message.sent',
+    attempt: 1,
+    trigger: 'event',
+    status: 'pending',
+    statusCode: null,
+    durationMs: null,
+    error: null,
+    createdAt: T0,
+    attemptedAt: null,
+    nextAttemptAt: T0,
+    leaseOwner: null,
+    leaseUntil: null,
+    ...overrides,
+  };
+}
+
+/** A 2xx answer, recorded. */
+const DELIVERED = {
+  status: 'delivered',
+  statusCode: 200,
+  durationMs: 12,
+  error: null,
+  attemptedAt: at(6),
+  nextAttemptAt: null,
+} as const;
+
 /**
  * The behaviour of the queues and logs every backend must share, under concurrency too: messages
  * (idempotency races, keyset pages, conditional transitions), the event log, webhooks and the
@@ -248,50 +308,9 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
 
     it('gives each due delivery to exactly one of concurrent claimers, until its lease runs out', () =>
       withSeededStore(async (store) => {
-        await store.webhooks.insert({
-          id: 'w1',
-          customerId: 'c1',
-          name: null,
-          url: 'https://example.com/hook',
-          events: ['*'],
-          secret: 'whsec_test',
-          active: true,
-          exhaustedChains: 0,
-          createdAt: T0,
-          updatedAt: T0,
-        });
-        await store.events.insert({
-          id: 'e1',
-          customerId: 'c1',
-          type: 'message.sent',
-          payload: '{"id":"e1"}',
-          correlationId: 'cor',
-          messageId: null,
-          callbackUrl: 'https://example.com/callback',
-          createdAt: T0,
-        });
-        const delivery = (id: string, overrides: Partial<DeliveryRecord>): DeliveryRecord => ({
-          id,
-          customerId: 'c1',
-          webhookId: 'w1',
-          targetUrl: null,
-          eventId: 'e1',
-          eventType: 'message.sent',
-          attempt: 1,
-          trigger: 'event',
-          status: 'pending',
-          statusCode: null,
-          durationMs: null,
-          error: null,
-          createdAt: T0,
-          attemptedAt: null,
-          nextAttemptAt: T0,
-          leaseOwner: null,
-          leaseUntil: null,
-          ...overrides,
-        });
+        await seedDeliveryQueue(store);
         await store.deliveries.insertMany([
-          delivery('d1', {}),
+          delivery('d1'),
           delivery('d2', { nextAttemptAt: at(1) }),
           delivery('d3', { nextAttemptAt: at(100) }),
           delivery('d4', { webhookId: null, targetUrl: 'https://example.com/callback' }),
@@ -319,17 +338,15 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
           active: true,
         });
         expect(won?.payload).toBe('{"id":"e1"}');
+        expect(won?.correlationId).toBe('cor');
+        expect(won?.customerDeleted).toBe(false);
         const owner = won?.delivery.leaseOwner ?? '';
+        // The attempt as claimed: the lease just taken, every other field as stored.
+        expect(['a', 'b', 'c', 'd', 'e']).toContain(owner);
+        expect(won?.delivery).toEqual(delivery('d1', { leaseOwner: owner, leaseUntil: at(35) }));
         // Leased: no one else takes it, nor completes it, until the lease runs out.
         expect(await store.deliveries.claim('d1', 'late', at(10), at(40))).toBeUndefined();
-        const result = {
-          status: 'delivered' as const,
-          statusCode: 200,
-          durationMs: 12,
-          error: null,
-          attemptedAt: at(6),
-          nextAttemptAt: null,
-        };
+        const result = DELIVERED;
         expect(await store.deliveries.complete('d1', 'late', result)).toBe(false);
         // A claimer that died: its lease runs out and another process makes the attempt.
         expect(await store.deliveries.claim('d1', 'late', at(36), at(66))).toBeDefined();
@@ -340,6 +357,103 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
           await store.deliveries.claim('d3', 'x', at(5), at(35), { ignoreDueTime: true }),
         ).toBeDefined();
         expect(await store.deliveries.countPending()).toBe(3);
+        // A callback URL's attempt: no webhook to send with.
+        const callback = await store.deliveries.claim('d4', 'x', at(5), at(35));
+        expect(callback?.webhook).toBeNull();
+        expect(callback?.delivery.targetUrl).toBe('https://example.com/callback');
+      }));
+
+    it('ends the webhook streak with a 2xx completion, and only with one that settled the attempt', () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store, 2);
+        await store.deliveries.insertMany([
+          delivery('d1'),
+          delivery('d2'),
+          delivery('d3', { webhookId: null, targetUrl: 'https://example.com/callback' }),
+        ]);
+        const streak = async () => (await store.webhooks.findById('c1', 'w1'))?.exhaustedChains;
+        expect(await store.deliveries.claim('d1', 'a', at(5), at(35))).toBeDefined();
+        // Not the lease holder: nothing recorded, the streak stands.
+        const reset = { resetStreak: true };
+        expect(await store.deliveries.complete('d1', 'b', DELIVERED, reset)).toBe(false);
+        expect(await streak()).toBe(2);
+        // Without the reset, the completion leaves the streak alone.
+        expect(await store.deliveries.claim('d2', 'a', at(5), at(35))).toBeDefined();
+        expect(await store.deliveries.complete('d2', 'a', DELIVERED)).toBe(true);
+        expect(await streak()).toBe(2);
+        expect(await store.deliveries.complete('d1', 'a', DELIVERED, reset)).toBe(true);
+        expect(await streak()).toBe(0);
+        expect(await store.deliveries.findForWebhook('c1', 'w1', 'd1')).toEqual(
+          delivery('d1', DELIVERED),
+        );
+        // Settled already: a second completion changes nothing.
+        expect(await store.deliveries.complete('d1', 'a', DELIVERED, reset)).toBe(false);
+        // A callback URL's attempt has no streak to end; it is recorded all the same.
+        expect(await store.deliveries.claim('d3', 'a', at(5), at(35))).toBeDefined();
+        expect(await store.deliveries.complete('d3', 'a', DELIVERED, reset)).toBe(true);
+        expect(await store.deliveries.countPending()).toBe(0);
+      }));
+
+    it('appends an event with its first attempts in one write, all or nothing in a transaction', () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store);
+        const event = (id: string) => ({
+          id,
+          customerId: 'c1',
+          type: 'message.sent' as const,
+          payload: `{"id":"${id}"}`,
+          correlationId: 'cor',
+          messageId: null,
+          callbackUrl: 'https://example.com/callback',
+          createdAt: at(1),
+        });
+        const callback = { webhookId: null, targetUrl: 'https://example.com/callback' };
+        await store.events.insert(event('e2'), [delivery('d1', { eventId: 'e2' })]);
+        await store.events.insert(event('e3'), [
+          delivery('d2', { eventId: 'e3' }),
+          delivery('d3', { eventId: 'e3', ...callback }),
+        ]);
+        await store.events.insert(event('e4'), []);
+        expect(await store.events.findById('c1', 'e2')).toEqual(event('e2'));
+        expect(await store.events.findById('c1', 'e4')).toEqual(event('e4'));
+        expect(await store.deliveries.findForWebhook('c1', 'w1', 'd1')).toEqual(
+          delivery('d1', { eventId: 'e2' }),
+        );
+        expect(await store.deliveries.findForWebhook('c1', 'w1', 'd2')).toEqual(
+          delivery('d2', { eventId: 'e3' }),
+        );
+        expect(await store.deliveries.listCallbacks('c1', { limit: 10 })).toEqual([
+          delivery('d3', { eventId: 'e3', ...callback }),
+        ]);
+        // An attempt that cannot be stored (no such webhook): neither it nor its event is.
+        const missing = { eventId: 'e5', webhookId: 'missing' };
+        for (const attempts of [
+          [delivery('d4', missing)],
+          [delivery('d4', { eventId: 'e5' }), delivery('d5', missing)],
+        ]) {
+          await expect(
+            store.transaction((tx) => tx.events.insert(event('e5'), attempts)),
+          ).rejects.toThrow();
+          expect(await store.events.findById('c1', 'e5')).toBeUndefined();
+        }
+        expect(await store.deliveries.countPending()).toBe(3);
+      }));
+
+    it('runs grouped work, each of its steps committed', () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store);
+        await store.deliveries.insertMany([delivery('d1')]);
+        const claimed = await store.grouped((repositories) =>
+          repositories.deliveries.claim('d1', 'a', at(5), at(35)),
+        );
+        expect(claimed?.delivery.leaseOwner).toBe('a');
+        // Committed: another claimer sees the lease.
+        expect(await store.deliveries.claim('d1', 'b', at(6), at(36))).toBeUndefined();
+        await expect(
+          store.grouped(async () => {
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
       }));
   });
 }

@@ -1,4 +1,19 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import {
   type ClaimedDelivery,
@@ -9,7 +24,7 @@ import {
   type DueDelivery,
   URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
-import { changed, first, type PgExecutor } from './pg-executor';
+import { changed, first, type PgExecutor, type PgOrm } from './pg-executor';
 import { pgPreparedQuery, preparedInsert } from './pg-prepared-query';
 import { customers } from './pg-schema';
 import { events, webhookDeliveries, webhooks } from './pg-schema-events';
@@ -40,45 +55,56 @@ const insertDelivery = preparedInsert(webhookDeliveries);
 /** A value bound as it is (pg encodes a `Date` or null itself), not through the column. */
 const raw = (name: string) => sql`${sql.placeholder(name)}`;
 
-/** The claim of one attempt: taken when pending, its lease free and (unless ignored) due. */
+/** Every column of an attempt, read from `cte` (a `WITH` of its table's rows) by the same names. */
+function columnsOf<C extends Record<DeliveryColumn, unknown>>(cte: C): Pick<C, DeliveryColumn> {
+  const columns = {} as Pick<C, DeliveryColumn>;
+  for (const name of Object.keys(getTableColumns(webhookDeliveries)) as DeliveryColumn[]) {
+    columns[name] = cte[name];
+  }
+  return columns;
+}
+type DeliveryColumn = keyof typeof webhookDeliveries._.columns;
+
+/**
+ * The claim of one attempt (taken when pending, its lease free and, unless ignored, due) and
+ * what it needs to be sent (its event, its receiver, its customer's state), in one statement:
+ * one round trip, atomic on its own, so it needs no transaction.
+ */
 const claimOne = (ignoreDueTime: boolean) =>
-  pgPreparedQuery((db) =>
-    db
-      .update(webhookDeliveries)
-      .set({ leaseOwner: raw('owner'), leaseUntil: raw('leaseUntil') })
-      .where(
-        and(
-          eq(webhookDeliveries.id, sql.placeholder('id')),
-          eq(webhookDeliveries.status, 'pending'),
-          leaseIsFree(raw('now')),
-          ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, raw('now')),
-        ),
-      )
-      .prepare(''),
-  );
+  pgPreparedQuery((db) => {
+    const taken = db.$with('taken').as(
+      db
+        .update(webhookDeliveries)
+        .set({ leaseOwner: raw('owner'), leaseUntil: raw('leaseUntil') })
+        .where(
+          and(
+            eq(webhookDeliveries.id, sql.placeholder('id')),
+            eq(webhookDeliveries.status, 'pending'),
+            leaseIsFree(raw('now')),
+            ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, raw('now')),
+          ),
+        )
+        .returning(),
+    );
+    return db
+      .with(taken)
+      .select({
+        delivery: columnsOf(taken),
+        payload: events.payload,
+        correlationId: events.correlationId,
+        customerDeletedAt: customers.deletedAt,
+        webhookUrl: webhooks.url,
+        webhookSecret: webhooks.secret,
+        webhookActive: webhooks.active,
+      })
+      .from(taken)
+      .innerJoin(events, eq(events.id, taken.eventId))
+      .innerJoin(customers, eq(customers.id, events.customerId))
+      .leftJoin(webhooks, eq(webhooks.id, taken.webhookId))
+      .prepare('');
+  });
 const claimDue = claimOne(false);
 const claimAnyTime = claimOne(true);
-
-/** What a claimed attempt needs to be sent: its event, its receiver, its customer's state. */
-const claimedContext = pgPreparedQuery((db) =>
-  db
-    .select({
-      delivery: webhookDeliveries,
-      payload: events.payload,
-      correlationId: events.correlationId,
-      customerDeletedAt: customers.deletedAt,
-      webhookUrl: webhooks.url,
-      webhookSecret: webhooks.secret,
-      webhookActive: webhooks.active,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .innerJoin(customers, eq(customers.id, events.customerId))
-    .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare(''),
-);
 
 /** Every field of an attempt's result, as a placeholder of its own name. */
 const settlement: Readonly<Record<keyof DeliveryResult, SQL>> = {
@@ -91,7 +117,7 @@ const settlement: Readonly<Record<keyof DeliveryResult, SQL>> = {
 };
 
 /** The settlement of a claimed attempt, by its lease owner only. */
-const completeOne = pgPreparedQuery((db) =>
+const settleOne = (db: PgOrm) =>
   db
     .update(webhookDeliveries)
     .set({ ...settlement, leaseOwner: null, leaseUntil: null })
@@ -101,9 +127,32 @@ const completeOne = pgPreparedQuery((db) =>
         eq(webhookDeliveries.status, 'pending'),
         eq(webhookDeliveries.leaseOwner, sql.placeholder('owner')),
       ),
-    )
-    .prepare(''),
-);
+    );
+const completeOne = pgPreparedQuery((db) => settleOne(db).prepare(''));
+
+/**
+ * {@link completeOne} and, when it settled the attempt, the end of its webhook's streak of
+ * exhausted chains (no write when there is none), in one statement: PostgreSQL runs every
+ * data-modifying `WITH` once, to completion, whether the query reads it or not.
+ */
+const completeAndResetStreak = pgPreparedQuery((db) => {
+  const settled = db
+    .$with('settled')
+    .as(settleOne(db).returning({ webhookId: webhookDeliveries.webhookId }));
+  const reset = db.$with('reset').as(
+    db
+      .update(webhooks)
+      .set({ exhaustedChains: 0 })
+      .where(
+        and(
+          inArray(webhooks.id, db.select({ id: settled.webhookId }).from(settled)),
+          ne(webhooks.exhaustedChains, 0),
+        ),
+      )
+      .returning({ id: webhooks.id }),
+  );
+  return db.with(settled, reset).select({ settled: count() }).from(settled).prepare('');
+});
 
 /** {@link DeliveryRepository} on PostgreSQL. */
 export class PgDeliveryRepository implements DeliveryRepository {
@@ -227,11 +276,9 @@ export class PgDeliveryRepository implements DeliveryRepository {
   ): Promise<ClaimedDelivery | undefined> {
     return this.run(async (db) => {
       // One conditional UPDATE: of several processes claiming the same attempt, PostgreSQL lets
-      // exactly one change the row; the others see the lease taken and change nothing.
+      // exactly one change the row; the others see the lease taken, change nothing, read nothing.
       const claim = options.ignoreDueTime ? claimAnyTime : claimDue;
-      const taken = await claim(db).execute({ id, owner, leaseUntil, now });
-      if (changed(taken) === 0) return undefined;
-      const context = first(await claimedContext(db).execute({ id }));
+      const context = first(await claim(db).execute({ id, owner, leaseUntil, now }));
       if (context === undefined) return undefined;
       return {
         delivery: context.delivery,
@@ -252,10 +299,17 @@ export class PgDeliveryRepository implements DeliveryRepository {
     });
   }
 
-  complete(id: string, owner: string, result: DeliveryResult): Promise<boolean> {
+  complete(
+    id: string,
+    owner: string,
+    result: DeliveryResult,
+    options: { resetStreak?: boolean } = {},
+  ): Promise<boolean> {
     return this.run(async (db) => {
-      const updated = await completeOne(db).execute({ ...result, id, owner });
-      return changed(updated) > 0;
+      const values = { ...result, id, owner };
+      if (!options.resetStreak) return changed(await completeOne(db).execute(values)) > 0;
+      const [row] = await completeAndResetStreak(db).execute(values);
+      return (row?.settled ?? 0) > 0;
     });
   }
 

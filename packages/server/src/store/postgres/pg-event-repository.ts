@@ -1,19 +1,32 @@
 import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
+import type { DeliveryRecord } from '../delivery-repository';
 import type { EventRecord, EventRepository } from '../event-repository';
 import { first, type PgExecutor } from './pg-executor';
-import { preparedInsert } from './pg-prepared-query';
-import { events } from './pg-schema-events';
+import { preparedInsert, preparedInsertPair } from './pg-prepared-query';
+import { events, webhookDeliveries } from './pg-schema-events';
 
 const insertEvent = preparedInsert(events);
+/** An event and its one first attempt (one receiver, as for most events), in one statement. */
+const insertEventWithAttempt = preparedInsertPair(events, webhookDeliveries);
 
 /** {@link EventRepository} on PostgreSQL. */
 export class PgEventRepository implements EventRepository {
   /** Creates the repository over an executor. */
   constructor(private readonly run: PgExecutor) {}
 
-  insert(event: EventRecord): Promise<void> {
+  insert(event: EventRecord, firstAttempts: readonly DeliveryRecord[] = []): Promise<void> {
     return this.run(async (db) => {
-      await insertEvent(db, event);
+      const [only] = firstAttempts;
+      if (firstAttempts.length === 0) await insertEvent(db, event);
+      else if (firstAttempts.length === 1 && only) await insertEventWithAttempt(db, event, only);
+      else {
+        // More than one receiver (a callback URL, several webhooks): built for the occasion.
+        const inserted = db.$with('inserted').as(db.insert(events).values(event).returning());
+        await db
+          .with(inserted)
+          .insert(webhookDeliveries)
+          .values([...firstAttempts]);
+      }
     });
   }
 

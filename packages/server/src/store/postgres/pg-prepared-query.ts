@@ -57,14 +57,24 @@ function rowShape(row: Readonly<Record<string, unknown>>): string {
  * null where the row is null. Run the prepared write with the row itself as the placeholder values.
  * @example db.update(messages).set(rowPlaceholders(shape)).where(eq(messages.id, sql.placeholder('$id')))
  */
-function rowPlaceholders(shape: string): Record<string, Placeholder | null> {
+function rowPlaceholders(shape: string, prefix = ''): Record<string, Placeholder | null> {
   const values: Record<string, Placeholder | null> = {};
   for (const field of shape.split(',')) {
     if (field === '') continue;
     if (field.endsWith('=null')) values[field.slice(0, -'=null'.length)] = null;
-    else values[field] = sql.placeholder(field);
+    else values[field] = sql.placeholder(`${prefix}${field}`);
   }
   return values;
+}
+
+/** `row`'s fields, each named with `prefix` in front: the values of {@link rowPlaceholders}' names. */
+function prefixed(
+  row: Readonly<Record<string, unknown>>,
+  prefix: string,
+  into: Record<string, unknown>,
+): Record<string, unknown> {
+  for (const key in row) into[`${prefix}${key}`] = row[key];
+  return into;
 }
 
 /**
@@ -84,6 +94,33 @@ export function preparedInsert<T extends PgTable>(
   });
   return async (db, row) =>
     changed(await statement(db, rowShape(row)).execute(row as Record<string, unknown>));
+}
+
+/**
+ * An insert of one row into `parent` together with one row into `child` that refers to it, in
+ * one statement (the parent's insert a data-modifying `WITH`: one round trip, and atomic on its
+ * own), prepared once per connection and pair of row shapes. For tables without defaults
+ * computed in JavaScript, as {@link preparedInsert}.
+ * @example const insertEventWithAttempt = preparedInsertPair(events, webhookDeliveries);
+ *   await insertEventWithAttempt(db, event, attempt);
+ */
+export function preparedInsertPair<P extends PgTable, C extends PgTable>(
+  parent: P,
+  child: C,
+): (db: PgOrm, parentRow: P['$inferInsert'], childRow: C['$inferInsert']) => Promise<void> {
+  const statement = pgPreparedQueries((db, key: string) => {
+    const split = key.indexOf('|');
+    const parentValues = rowPlaceholders(key.slice(0, split), 'p.') as P['$inferInsert'];
+    const childValues = rowPlaceholders(key.slice(split + 1), 'c.') as C['$inferInsert'];
+    const inserted = db.$with('inserted').as(db.insert(parent).values(parentValues).returning());
+    return db.with(inserted).insert(child).values(childValues).prepare('');
+  });
+  return async (db, parentRow, childRow) => {
+    const parentFields = parentRow as Record<string, unknown>;
+    const childFields = childRow as Record<string, unknown>;
+    const values = prefixed(childFields, 'c.', prefixed(parentFields, 'p.', {}));
+    await statement(db, `${rowShape(parentFields)}|${rowShape(childFields)}`).execute(values);
+  };
 }
 
 /**

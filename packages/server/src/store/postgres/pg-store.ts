@@ -194,6 +194,10 @@ export class PgStore implements Store {
     runCommitted([callback]);
   }
 
+  grouped<T>(work: (repositories: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.#outside(() => work(this));
+  }
+
   /** Runs an operation of the outer store, unless it comes from inside one of its transactions. */
   #outside<T>(operation: () => Promise<T>): Promise<T> {
     const reentry = this.#reentryError();

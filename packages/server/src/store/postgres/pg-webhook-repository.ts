@@ -54,15 +54,6 @@ const activeSubscribed = pgPreparedQuery((db) =>
     .prepare(''),
 );
 
-/** Ends a webhook's streak of exhausted chains; no write when there is none. */
-const resetStreak = pgPreparedQuery((db) =>
-  db
-    .update(webhooks)
-    .set({ exhaustedChains: 0 })
-    .where(and(eq(webhooks.id, sql.placeholder('id')), ne(webhooks.exhaustedChains, 0)))
-    .prepare(''),
-);
-
 /** {@link WebhookRepository} on PostgreSQL. */
 export class PgWebhookRepository implements WebhookRepository {
   readonly #toRecord: (row: WebhookRow) => WebhookRecord;
@@ -175,13 +166,6 @@ export class PgWebhookRepository implements WebhookRepository {
         .delete(webhooks)
         .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)));
       return changed(result) > 0;
-    });
-  }
-
-  resetExhaustedChains(id: string): Promise<void> {
-    return this.run(async (db) => {
-      // A no-op (no write) when there is no streak, as after nearly every delivery.
-      await resetStreak(db).execute({ id });
     });
   }
 

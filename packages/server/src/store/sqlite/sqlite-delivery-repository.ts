@@ -74,6 +74,8 @@ const DUE_OF_URL_SQL = dueOfTargetSql('webhook_id is null and target_url = ?');
 
 /** Takes the lease of a pending attempt whose lease is free: `?` = owner, until, id, now. */
 const CLAIM_SQL = `update webhook_deliveries set lease_owner = ?, lease_until = ? where id = ? and status = 'pending' and (lease_until is null or lease_until <= ?)`;
+/** Ends the streak of an attempt's webhook; no write when there is none, as after nearly every 2xx. */
+const RESET_STREAK_SQL = `update webhooks set exhausted_chains = 0 where id = (select webhook_id from webhook_deliveries where id = ?) and exhausted_chains <> 0`;
 /** {@link CLAIM_SQL} for an attempt that is also due: one more `?`, now. */
 const CLAIM_DUE_SQL = `${CLAIM_SQL} and next_attempt_at <= ?`;
 
@@ -272,16 +274,25 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     });
   }
 
-  complete(id: string, owner: string, result: DeliveryResult): Promise<boolean> {
-    return this.run(
-      (db) =>
+  complete(
+    id: string,
+    owner: string,
+    result: DeliveryResult,
+    options: { resetStreak?: boolean } = {},
+  ): Promise<boolean> {
+    return this.run((db) => {
+      const settled =
         updateRows(
           db,
           webhookDeliveries,
           { ...result, leaseOwner: null, leaseUntil: null },
           { id, status: fixed('pending'), leaseOwner: owner },
-        ) > 0,
-    );
+        ) > 0;
+      if (settled && options.resetStreak) {
+        cachedStatement(db, 'webhooks reset streak of attempt', () => RESET_STREAK_SQL).run(id);
+      }
+      return settled;
+    });
   }
 
   listOverdue(now: Date): Promise<Array<{ id: string; dueAt: number }>> {

@@ -1,17 +1,19 @@
 import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
+import type { DeliveryRecord } from '../delivery-repository';
 import type { EventRecord, EventRepository } from '../event-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
-import { events } from './schema-events';
+import { events, webhookDeliveries } from './schema-events';
 
 /** {@link EventRepository} on SQLite. */
 export class SqliteEventRepository implements EventRepository {
   /** Creates the repository over an executor. */
   constructor(private readonly run: SqliteExecutor) {}
 
-  insert(event: EventRecord): Promise<void> {
+  insert(event: EventRecord, firstAttempts: readonly DeliveryRecord[] = []): Promise<void> {
     return this.run((db) => {
       insertRow(db, events, event);
+      for (const attempt of firstAttempts) insertRow(db, webhookDeliveries, attempt);
     });
   }
 

@@ -351,6 +351,10 @@ export class SqliteStore implements Store {
     runCommitted([callback]);
   }
 
+  grouped<T>(work: (repositories: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
   /** Runs `work` in `scope`: begun, then committed, or rolled back when `work` throws. */
   async #runScope<T>(
     work: (tx: UnitOfWork) => Promise<T>,

@@ -12,7 +12,6 @@ import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
 import { equalsConstant, preparedQuery } from './prepared-query';
 import { webhooks } from './schema-events';
-import { cachedStatement } from './table-statements';
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -69,10 +68,6 @@ const oldestActive = preparedQuery((db) =>
     .limit(1)
     .prepare(),
 );
-
-/** Clears a streak; a no-op (no write) when there is none, as after nearly every delivery. */
-const RESET_STREAK_SQL =
-  'update webhooks set exhausted_chains = 0 where id = ? and exhausted_chains <> 0';
 
 /** {@link WebhookRepository} on SQLite. */
 export class SqliteWebhookRepository implements WebhookRepository {
@@ -189,12 +184,6 @@ export class SqliteWebhookRepository implements WebhookRepository {
         .where(and(eq(webhooks.customerId, customerId), eq(webhooks.id, id)))
         .run();
       return result.changes > 0;
-    });
-  }
-
-  resetExhaustedChains(id: string): Promise<void> {
-    return this.run((db) => {
-      cachedStatement(db, 'webhooks reset streak', () => RESET_STREAK_SQL).run(id);
     });
   }
 
