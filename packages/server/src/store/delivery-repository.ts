@@ -83,6 +83,42 @@ export interface ClaimedDelivery {
   customerDeleted: boolean;
 }
 
+/** A claimed attempt as either store reads it: the webhook's columns are null for a callback URL. */
+export interface ClaimedRow {
+  /** The attempt. */
+  delivery: DeliveryRecord;
+  /** The event's serialized body. */
+  payload: string;
+  /** The event's correlation id. */
+  correlationId: string;
+  /** When the owning customer was deleted, or null. */
+  customerDeletedAt: Date | null;
+  /** The webhook's URL. */
+  webhookUrl: string | null;
+  /** The webhook's signing secret, sealed. */
+  webhookSecret: string | null;
+  /** Whether the webhook is active. */
+  webhookActive: boolean | null;
+}
+
+/** The {@link ClaimedDelivery} of a claimed row; `open` unseals the webhook's secret. */
+export function toClaimedDelivery(
+  row: ClaimedRow,
+  open: (sealed: string) => string,
+): ClaimedDelivery {
+  const { webhookUrl: url, webhookSecret: secret, webhookActive: active } = row;
+  return {
+    delivery: row.delivery,
+    payload: row.payload,
+    correlationId: row.correlationId,
+    webhook:
+      url === null || secret === null || active === null
+        ? null
+        : { url, secret: open(secret), active },
+    customerDeleted: row.customerDeletedAt !== null,
+  };
+}
+
 /** The recorded result of an attempt. */
 export interface DeliveryResult {
   /** The new state. */

@@ -22,6 +22,7 @@ import {
   type DeliveryRepository,
   type DeliveryResult,
   type DueDelivery,
+  toClaimedDelivery,
   URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
 import { changed, first, type PgExecutor, type PgOrm } from './pg-executor';
@@ -280,22 +281,7 @@ export class PgDeliveryRepository implements DeliveryRepository {
       const claim = options.ignoreDueTime ? claimAnyTime : claimDue;
       const context = first(await claim(db).execute({ id, owner, leaseUntil, now }));
       if (context === undefined) return undefined;
-      return {
-        delivery: context.delivery,
-        payload: context.payload,
-        correlationId: context.correlationId,
-        webhook:
-          context.webhookUrl === null ||
-          context.webhookSecret === null ||
-          context.webhookActive === null
-            ? null
-            : {
-                url: context.webhookUrl,
-                secret: this.cipher.decrypt(context.webhookSecret),
-                active: context.webhookActive,
-              },
-        customerDeleted: context.customerDeletedAt !== null,
-      };
+      return toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed));
     });
   }
 

@@ -7,6 +7,7 @@ import {
   type DeliveryRepository,
   type DeliveryResult,
   type DueDelivery,
+  toClaimedDelivery,
   URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
 import type { SqliteExecutor } from './executor';
@@ -255,22 +256,7 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
       if (taken.changes === 0) return undefined;
       const context = claimedContext(db).get({ id });
       if (context === undefined) return undefined;
-      return {
-        delivery: context.delivery,
-        payload: context.payload,
-        correlationId: context.correlationId,
-        webhook:
-          context.webhookUrl === null ||
-          context.webhookSecret === null ||
-          context.webhookActive === null
-            ? null
-            : {
-                url: context.webhookUrl,
-                secret: this.cipher.decrypt(context.webhookSecret),
-                active: context.webhookActive,
-              },
-        customerDeleted: context.customerDeletedAt !== null,
-      };
+      return toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed));
     });
   }
 
