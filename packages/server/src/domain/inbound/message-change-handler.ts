@@ -24,7 +24,7 @@ export function messageChangeHandler(
       if (event.change.type === 'edited') {
         if (message.status === 'unsent' || message.text === event.change.text) return;
         const edited = { ...message, text: event.change.text, updatedAt: new Date(now) };
-        await tx.messages.update(message.id, patchOf(edited));
+        await tx.messages.update(message.id, patchOf(edited, message));
         await deps.lifecycle.edited(tx, edited, message.correlationId, message.text);
         return;
       }
@@ -38,7 +38,7 @@ export function messageChangeHandler(
         ],
         updatedAt: new Date(now),
       };
-      await tx.messages.update(message.id, patchOf(unsent));
+      await tx.messages.update(message.id, patchOf(unsent, message));
       await deps.lifecycle.lifecycle(tx, 'message.unsent', unsent, message.correlationId);
     });
   };

@@ -340,7 +340,7 @@ export class MessageDelivery {
       try {
         const request = await this.#request(message, channel, attemptId, files);
         const result = await provider.send(request);
-        await this.#accepted(message, attemptId, result, instanceId, files);
+        await this.#accepted(message, channel, attemptId, result, instanceId, files);
         return undefined;
       } catch (error) {
         // The upstream is down (not the message refused): wait for it on this channel.
@@ -443,7 +443,10 @@ export class MessageDelivery {
         updatedAt: new Date(now),
       };
       // The message now lives on the instance carrying its attempt (its statuses come from it).
-      await tx.messages.update(message.id, { ...patchOf(updated), instanceId });
+      await tx.messages.update(message.id, {
+        ...patchOf(updated, current),
+        ...(instanceId === current.instanceId ? {} : { instanceId }),
+      });
       if (channel !== first && first !== undefined) {
         await this.options.events.fallback(tx, updated, updated.correlationId, {
           fromChannel: departure?.channel ?? first,
@@ -470,9 +473,13 @@ export class MessageDelivery {
     return outcome.ok ? outcome.files : { code: outcome.code, message: outcome.message };
   }
 
-  /** Records the provider id of an accepted attempt, and its parts when it became several. */
+  /**
+   * Records the provider id of an accepted attempt (`sent`'s retry on `channel`), and its parts
+   * when it became several.
+   */
   async #accepted(
     sent: MessageRecord,
+    channel: Channel,
     attemptId: string,
     result: ProviderSendResult,
     instanceId: string,
@@ -496,16 +503,16 @@ export class MessageDelivery {
           })),
         );
       }
-      const attempt = await tx.messageAttempts.findById(attemptId);
       const message = await tx.messages.findByIdInAnyCustomer(messageId);
       // A status callback may have recorded the provider id first (it can commit before this
       // transaction on PostgreSQL); the segments and files of the same send still belong here.
+      // The attempt is the message's current one while its retry count and channel are the
+      // attempt's (its id is made of them: no need to read its row back).
       if (
         message &&
-        attempt &&
         (message.externalId === null || message.externalId === externalId) &&
-        message.retryCount === attempt.attempt &&
-        message.channel === attempt.channel
+        message.retryCount === sent.retryCount &&
+        message.channel === channel
       ) {
         await tx.messages.update(messageId, {
           externalId,
@@ -557,7 +564,7 @@ export class MessageDelivery {
         timeline: [...current.timeline, { status: 'failed', at: now, channel }],
         updatedAt: new Date(now),
       };
-      await tx.messages.update(message.id, patchOf(failed));
+      await tx.messages.update(message.id, patchOf(failed, current));
       await this.options.events.lifecycle(tx, 'message.failed', failed, failed.correlationId);
       await this.options.optOuts?.recordRefusal(tx, failed);
     });

@@ -1,21 +1,35 @@
-import type { MessageRecord } from '../../store/message-repository';
+import type { MessagePatch, MessageRecord } from '../../store/message-repository';
 import { DomainError } from '../domain-error';
 
-/** The fields of `record` that change over a message's life, as a repository patch. */
-export function patchOf(record: MessageRecord) {
-  return {
-    status: record.status,
-    channel: record.channel,
-    text: record.text,
-    fallbackTriggered: record.fallbackTriggered,
-    externalId: record.externalId,
-    errorCode: record.errorCode,
-    errorMessage: record.errorMessage,
-    retryCount: record.retryCount,
-    timeline: record.timeline,
-    correlationId: record.correlationId,
-    updatedAt: record.updatedAt,
-  };
+/** The fields of a message that change over its life (what {@link patchOf} writes). */
+const CHANGING_FIELDS = [
+  'status',
+  'channel',
+  'text',
+  'fallbackTriggered',
+  'externalId',
+  'errorCode',
+  'errorMessage',
+  'retryCount',
+  'timeline',
+  'correlationId',
+] as const satisfies ReadonlyArray<keyof MessagePatch>;
+
+/**
+ * The fields of `record` that change over a message's life, as a repository patch. Given
+ * `before`, the message as stored (read in the same transaction, `record` built from it), only
+ * the fields that differ from it, and always `updatedAt`: SQLite rewrites the entries of every
+ * index over a column an update sets, changed or not, so a status step that leaves the status
+ * alone (an attempt starting) or the provider id alone (`sent`, `delivered`) skips those indexes.
+ * Fields are compared by identity; a record built by spreading `before` keeps its untouched
+ * values, its timeline included.
+ */
+export function patchOf(record: MessageRecord, before?: MessageRecord): MessagePatch {
+  const patch: Record<string, unknown> = { updatedAt: record.updatedAt };
+  for (const field of CHANGING_FIELDS) {
+    if (before === undefined || record[field] !== before[field]) patch[field] = record[field];
+  }
+  return patch as MessagePatch;
 }
 
 /** The 404 of a message that does not exist for the caller. */

@@ -172,7 +172,7 @@ export class MessageService {
         correlationId,
         updatedAt: new Date(now),
       };
-      await tx.messages.transition(id, ['failed'], patchOf(retried));
+      await tx.messages.transition(id, ['failed'], patchOf(retried, message));
       await this.#options.events.lifecycle(tx, 'message.queued', retried, correlationId);
       this.#afterCommitQueued(tx, id);
       return retried;
@@ -222,7 +222,7 @@ export class MessageService {
         timeline: [...message.timeline, { status: 'cancelled', at: now, channel: null }],
         updatedAt: new Date(now),
       };
-      await tx.messages.transition(id, ['scheduled'], patchOf(cancelled));
+      await tx.messages.transition(id, ['scheduled'], patchOf(cancelled, message));
       await this.#options.events.lifecycle(
         tx,
         'message.schedule_cancelled',
@@ -254,7 +254,8 @@ export class MessageService {
             timeline: [...message.timeline, { status: 'queued', at: now, channel: null }],
             updatedAt: new Date(now),
           };
-          if (!(await tx.messages.transition(id, ['scheduled'], patchOf(due)))) return false;
+          if (!(await tx.messages.transition(id, ['scheduled'], patchOf(due, message))))
+            return false;
           await this.#options.events.lifecycle(tx, 'message.queued', due, due.correlationId);
           this.#afterCommitQueued(tx, id);
           return true;

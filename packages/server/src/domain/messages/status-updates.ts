@@ -193,7 +193,7 @@ export class MessageStatusUpdates {
       };
       recorded.push(current);
     }
-    await tx.messages.update(message.id, patchOf(current));
+    await tx.messages.update(message.id, patchOf(current, message));
     for (const state of recorded) {
       const type = STATUS_EVENT[state.status as keyof typeof STATUS_EVENT];
       await this.events.lifecycle(tx, type, state, message.correlationId);
