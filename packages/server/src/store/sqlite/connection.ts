@@ -11,7 +11,8 @@ export type SqliteOrm = BetterSQLite3Database<typeof schema> & { $client: Databa
 
 /**
  * Opens (creating it and its directory when missing) the SQLite database at `path`, in WAL mode
- * with foreign keys enforced and a busy timeout so that a CLI and a server can share the file.
+ * with foreign keys enforced, a busy timeout so that a CLI and a server can share the file, and
+ * temporary storage (the savepoint journal among it) in memory.
  */
 export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -21,6 +22,12 @@ export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Databas
   sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   // WAL + NORMAL is durable across process crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
+  // The savepoint journal in memory: every unit of a group commit is a savepoint, and once a
+  // group's journal passed 64 KiB SQLite moved it to a temporary file (open, unlink, a pwrite
+  // per page): 6 % of the server's CPU end to end. It only serves rolling a savepoint back (the
+  // WAL is what survives a crash), and it holds the pages one group changes. Temporary tables
+  // and sort spills live in memory too; no query here sorts more than a page of rows.
+  sqlite.pragma('temp_store = MEMORY');
   return sqlite;
 }
 
