@@ -104,6 +104,13 @@ export class WebhookDispatcher implements Worker {
   readonly #queued = new Set<string>();
   /** Receivers whose last look-up found a full quota of due attempts: more may be waiting. */
   readonly #more = new Set<string>();
+  /**
+   * When each receiver was last marked in {@link #more} (a counter, not a clock): a look-up that
+   * started before the mark cannot clear it, since the attempt behind the mark may have been
+   * committed after the look-up read.
+   */
+  readonly #markedAt = new Map<string, number>();
+  #marks = 0;
   /** Receivers to top up once their attempts settle (see {@link REFILL_AT}). */
   readonly #toRefill = new Set<string>();
   #refilling: Promise<void> | undefined;
@@ -189,7 +196,7 @@ export class WebhookDispatcher implements Worker {
       const due = (delivery.nextAttemptAt ?? delivery.createdAt).getTime() <= now;
       if (!due || this.#more.has(targetKey) || this.#queue.isFull || this.#roomOf(targetKey) <= 0) {
         // A full lane: its later attempts wait behind this one until a look-up finds them.
-        if (due) this.#more.add(targetKey);
+        if (due) this.#markMore(targetKey);
         leftOver = true;
         continue;
       }
@@ -250,6 +257,8 @@ export class WebhookDispatcher implements Worker {
   async #poll(): Promise<void> {
     const { store, clock } = this.#options;
     const targets = await store.deliveries.listDueTargets(new Date(clock.now()));
+    // A receiver whose lane is full now is topped up as it drains.
+    for (const targetKey of targets) if (this.#roomOf(targetKey) <= 0) this.#markMore(targetKey);
     await this.#fill(targets.filter((targetKey) => this.#roomOf(targetKey) > 0));
   }
 
@@ -265,6 +274,7 @@ export class WebhookDispatcher implements Worker {
   async #fill(targetKeys: readonly string[]): Promise<void> {
     if (targetKeys.length === 0 || this.#stopped) return;
     const { store, clock } = this.#options;
+    const lookedUpAt = this.#marks;
     // Attempts already queued here are due and unleased too, hence the whole quota per receiver.
     const due = await store.deliveries.listDueFor(
       new Date(clock.now()),
@@ -279,9 +289,19 @@ export class WebhookDispatcher implements Worker {
       this.#enqueue(id, targetKey);
     }
     for (const targetKey of targetKeys) {
-      if ((found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG) this.#more.add(targetKey);
-      else this.#more.delete(targetKey);
+      if ((found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG) this.#markMore(targetKey);
+      else if ((this.#markedAt.get(targetKey) ?? 0) <= lookedUpAt) {
+        this.#more.delete(targetKey);
+        this.#markedAt.delete(targetKey);
+      }
     }
+  }
+
+  /** Notes that more of `targetKey`'s attempts wait in the database than its lane holds. */
+  #markMore(targetKey: string): void {
+    this.#marks += 1;
+    this.#more.add(targetKey);
+    this.#markedAt.set(targetKey, this.#marks);
   }
 
   #enqueue(id: string, targetKey: string): void {
