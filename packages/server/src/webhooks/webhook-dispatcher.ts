@@ -102,14 +102,13 @@ export class WebhookDispatcher implements Worker {
   readonly #leaseMs: number;
   /** Attempts handed to the queue and not settled yet, so a poll does not queue them twice. */
   readonly #queued = new Set<string>();
-  /** Receivers whose last look-up found a full quota of due attempts: more may be waiting. */
-  readonly #more = new Set<string>();
   /**
-   * When each receiver was last marked in {@link #more} (a counter, not a clock): a look-up that
-   * started before the mark cannot clear it, since the attempt behind the mark may have been
-   * committed after the look-up read.
+   * Receivers with more due attempts in the database than their lanes took (a look-up found a
+   * full quota, or an attempt was not handed over), each with when it was last marked (a
+   * counter, not a clock): a look-up that started before the mark cannot clear it, since the
+   * attempt behind the mark may have been committed after the look-up read.
    */
-  readonly #markedAt = new Map<string, number>();
+  readonly #more = new Map<string, number>();
   #marks = 0;
   /** Receivers to top up once their attempts settle (see {@link REFILL_AT}). */
   readonly #toRefill = new Set<string>();
@@ -290,18 +289,14 @@ export class WebhookDispatcher implements Worker {
     }
     for (const targetKey of targetKeys) {
       if ((found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG) this.#markMore(targetKey);
-      else if ((this.#markedAt.get(targetKey) ?? 0) <= lookedUpAt) {
-        this.#more.delete(targetKey);
-        this.#markedAt.delete(targetKey);
-      }
+      else if ((this.#more.get(targetKey) ?? 0) <= lookedUpAt) this.#more.delete(targetKey);
     }
   }
 
   /** Notes that more of `targetKey`'s attempts wait in the database than its lane holds. */
   #markMore(targetKey: string): void {
     this.#marks += 1;
-    this.#more.add(targetKey);
-    this.#markedAt.set(targetKey, this.#marks);
+    this.#more.set(targetKey, this.#marks);
   }
 
   #enqueue(id: string, targetKey: string): void {
