@@ -281,14 +281,22 @@ export class WebhookDispatcher implements Worker {
       PER_TARGET_BACKLOG,
     );
     const found = new Map<string, number>();
+    // Receivers of which an attempt found was left in the database: the look-up does not list
+    // attempts in flight (leased), yet they hold room in the lane, so fewer than a full quota
+    // found can still be more than the lane took.
+    const leftBehind = new Set<string>();
     for (const { id, targetKey } of due) {
       found.set(targetKey, (found.get(targetKey) ?? 0) + 1);
-      if (this.#queued.has(id) || this.#queue.isFull || this.#stopped) continue;
-      if (this.#roomOf(targetKey) <= 0) continue;
+      if (this.#queued.has(id) || this.#stopped) continue;
+      if (this.#queue.isFull || this.#roomOf(targetKey) <= 0) {
+        leftBehind.add(targetKey);
+        continue;
+      }
       this.#enqueue(id, targetKey);
     }
     for (const targetKey of targetKeys) {
-      if ((found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG) this.#markMore(targetKey);
+      const more = (found.get(targetKey) ?? 0) >= PER_TARGET_BACKLOG || leftBehind.has(targetKey);
+      if (more) this.#markMore(targetKey);
       else if ((this.#more.get(targetKey) ?? 0) <= lookedUpAt) this.#more.delete(targetKey);
     }
   }

@@ -77,6 +77,31 @@ describe('a backlog larger than one look-up', () => {
     expect(quiet.requests).toHaveLength(40);
   });
 
+  it('tops a lane up past a look-up that found less than a full quota but more than it had room for', async () => {
+    const testApp = await buildWebhookApp({ env });
+    // Slow receivers: at each top-up two attempts are in flight (leased, so the look-up does not
+    // list them, yet they hold room in the lane). Thirteen attempts each leave five in the
+    // database at the first top-up, which finds those and the two still queued, seven in all,
+    // and has room for four: one stays behind, and only a mark on the receiver brings it out.
+    const hooks: Awaited<ReturnType<typeof receiver>>[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const hook = await receiver((_request, response) => {
+        setTimeout(() => response.writeHead(200).end('ok'), 10);
+      });
+      await createWebhook(testApp.app, testApp.auth, { url: `${hook.origin}/h`, events: ['*'] });
+      hooks.push(hook);
+    }
+    await recordBacklog(testApp, 13);
+
+    await waitFor(
+      () => hooks.every((hook) => hook.requests.length >= 13),
+      5000,
+      'every attempt of every receiver',
+    );
+    await settle();
+    for (const hook of hooks) expect(hook.requests).toHaveLength(13);
+  });
+
   it('takes attempts committed one by one straight to their lanes, each once, in order', async () => {
     const testApp = await buildWebhookApp({ env });
     // A slow receiver: the lane fills, so later attempts wait for look-ups behind the ones
