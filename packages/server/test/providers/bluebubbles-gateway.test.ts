@@ -137,6 +137,44 @@ describe('iMessage through the BlueBubbles adapter and the fake Mac, end to end'
     await eventOf('facetime.status_changed');
   });
 
+  it('tells of a FaceTime ring whose call ended before the ring was handled', async () => {
+    // BlueBubbles posts its webhooks concurrently: a call's later status can arrive first.
+    const post = async (type: string, data: unknown) => {
+      const response = await fetch(w.instance.ingressUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type, data }),
+      });
+      expect(response.status).toBeLessThan(300);
+    };
+    const call = (status: string, statusId: number) => ({
+      uuid: 'D1E2F3A4-0000-4000-8000-0000000000AA',
+      status,
+      status_id: statusId,
+      ended_error: null,
+      ended_reason: null,
+      address: CONTACT,
+      handle: { address: CONTACT },
+      image_url: null,
+      is_outgoing: false,
+      is_audio: false,
+      is_video: true,
+      url: null,
+    });
+    await post('ft-call-status-changed', call('disconnected', 6));
+    await eventOf('facetime.status_changed');
+    await post('ft-call-status-changed', call('incoming', 4));
+    const ring = await eventOf('facetime.incoming');
+    expect(ring).toMatchObject({
+      callUuid: 'D1E2F3A4-0000-4000-8000-0000000000AA',
+      caller: CONTACT,
+    });
+    // The same ring again is not told twice.
+    await post('ft-call-status-changed', call('incoming', 4));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(w.events.filter((event) => event.type === 'facetime.incoming')).toHaveLength(1);
+  });
+
   it('turns the instance degraded when the Mac’s helper disconnects, and healthy again when it is back', async () => {
     const health = async () =>
       expectSuccess<Instance>(

@@ -12,18 +12,25 @@ export function faceTimeIncomingHandler(deps: InboundDeps): InboundHandler<'face
     if (!number) return;
     const at = new Date(deps.clock.now());
     await deps.store.transaction(async (tx) => {
-      if (await tx.faceTimeCalls.find(number.customerId, event.callUuid)) return;
-      await tx.faceTimeCalls.save({
-        customerId: number.customerId,
-        callUuid: event.callUuid,
-        instanceId: context.instanceId,
-        receivingAddress: event.to,
-        otherParty: event.caller,
-        isVideo: event.isVideo,
-        status: 'incoming',
-        createdAt: at,
-        updatedAt: at,
-      });
+      const known = await tx.faceTimeCalls.find(number.customerId, event.callUuid);
+      // The same ring again: nothing new. (Redeliveries with an upstream id stop before this.)
+      if (known?.status === 'incoming') return;
+      // A call known already had a later status handled first (BlueBubbles posts its webhooks
+      // concurrently, so they can arrive in any order): the ring is still told, and the call
+      // keeps its later status.
+      if (!known) {
+        await tx.faceTimeCalls.save({
+          customerId: number.customerId,
+          callUuid: event.callUuid,
+          instanceId: context.instanceId,
+          receivingAddress: event.to,
+          otherParty: event.caller,
+          isVideo: event.isVideo,
+          status: 'incoming',
+          createdAt: at,
+          updatedAt: at,
+        });
+      }
       await deps.events.record(tx, {
         customerId: number.customerId,
         type: 'facetime.incoming',
