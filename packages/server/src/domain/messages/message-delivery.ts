@@ -132,12 +132,9 @@ export class MessageDelivery {
     const slot = pacer.tryAcquire(message.instanceId, pacing);
     if (!slot) return { resume: pacer.whenFree(message.instanceId), reserved: true };
     try {
-      const claim = { status: 'pending' as const, updatedAt: new Date(clock.now()) };
-      const claimed = await store.transaction((tx) =>
-        tx.messages.transition(messageId, ['queued'], claim),
-      );
-      // The claim changed only these fields of the message read above: no need to read it again.
-      return claimed ? await this.#drive(messageId, { ...message, ...claim }) : undefined;
+      // The message is claimed (queued → pending) by the transaction that records its first
+      // attempt, or on its own when an attempt is recorded already (see #driveOnce).
+      return await this.#drive(messageId, message, 'queued');
     } finally {
       slot.release();
     }
@@ -255,18 +252,33 @@ export class MessageDelivery {
     return done ? { done } : undefined;
   }
 
-  async #drive(messageId: string, claimed?: MessageRecord): Promise<DeliveryTurn> {
+  async #drive(
+    messageId: string,
+    read?: MessageRecord,
+    from: 'queued' | 'pending' = 'pending',
+  ): Promise<DeliveryTurn> {
     try {
-      return await this.#driveOnce(messageId, claimed);
+      return await this.#driveOnce(messageId, read, from);
     } finally {
       this.options.media?.release(messageId);
     }
   }
 
-  async #driveOnce(messageId: string, claimed?: MessageRecord): Promise<DeliveryTurn> {
+  /**
+   * Sends a message that is `from` (`read` when it was just read): `pending` (resumed), or
+   * `queued`, which the transaction recording its first attempt claims (queued → pending, one
+   * commit fewer than a claim of its own). Until that commit it stays `queued`: a failure before
+   * it fails it from `queued`, and of two workers driving it only the first to commit sends.
+   */
+  async #driveOnce(
+    messageId: string,
+    read: MessageRecord | undefined,
+    status: 'queued' | 'pending',
+  ): Promise<DeliveryTurn> {
     const { store } = this.options;
-    const message = claimed ?? (await store.messages.findByIdInAnyCustomer(messageId));
-    if (message?.status !== 'pending') return undefined;
+    let message = read ?? (await store.messages.findByIdInAnyCustomer(messageId));
+    let from = status;
+    if (message?.status !== from) return undefined;
     const plan = channelsToTry(message);
     let start = 0;
     // An attempt already recorded (a crashed worker's, or one that waited for its upstream) is
@@ -281,17 +293,29 @@ export class MessageDelivery {
         resumed = { channel: message.channel, instanceId: attempt.instanceId };
       }
     }
+    if (from === 'queued' && resumed) {
+      // Its attempt is sent again as is, with no attempt to record: claimed on its own.
+      const claim = { status: 'pending' as const, updatedAt: new Date(this.options.clock.now()) };
+      const claimed = await store.transaction((tx) =>
+        tx.messages.transition(messageId, ['queued'], claim),
+      );
+      if (!claimed) return undefined;
+      // The claim changed only these fields of the message read above: no need to read it again.
+      message = { ...message, ...claim };
+      from = 'pending';
+    }
     const routeOf = await this.#routes(message);
 
     // The recipient opted out after the send was accepted (or while it was scheduled).
     const refusal = await this.options.optOuts?.refusalOfMessage(store, message);
     if (refusal !== undefined) {
-      await this.#fail(message, { channel: null, code: 'RECIPIENT_OPTED_OUT', message: refusal });
+      const failure = { channel: null, code: 'RECIPIENT_OPTED_OUT', message: refusal };
+      await this.#fail(message, failure, from);
       return undefined;
     }
     const unsafe = await this.#unsafeUrl(message);
     if (unsafe !== null) {
-      await this.#fail(message, { channel: null, code: 'VALIDATION_ERROR', message: unsafe });
+      await this.#fail(message, { channel: null, code: 'VALIDATION_ERROR', message: unsafe }, from);
       return undefined;
     }
 
@@ -306,8 +330,8 @@ export class MessageDelivery {
         provider = await this.options.providers.provider(instanceId);
       } catch (error) {
         const current = await store.messages.findByIdInAnyCustomer(message.id);
-        if (current?.status !== 'pending') return undefined;
-        return this.#upstreamDown(current, error, 'pending');
+        if (current?.status !== from) return undefined;
+        return this.#upstreamDown(current, error, from);
       }
       if (channel !== resumed?.channel) {
         const unavailable = await this.#unavailable(
@@ -334,7 +358,9 @@ export class MessageDelivery {
         continue;
       }
       if (channel !== resumed?.channel) {
-        if (!(await this.#startAttempt(message, channel, departure, instanceId))) return undefined;
+        const started = await this.#startAttempt(message, channel, departure, instanceId, from);
+        if (!started) return undefined;
+        from = 'pending';
       }
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
       try {
@@ -365,13 +391,17 @@ export class MessageDelivery {
       }
     }
     const reported = sendFailure ?? departure;
-    await this.#fail(message, {
-      channel: sendFailure?.channel ?? null,
-      code: reported?.code ?? 'NO_CHANNEL_AVAILABLE',
-      message:
-        reported?.message ??
-        `${message.to ?? message.providerChatId} cannot be reached on ${plan.join(', ')}`,
-    });
+    await this.#fail(
+      message,
+      {
+        channel: sendFailure?.channel ?? null,
+        code: reported?.code ?? 'NO_CHANNEL_AVAILABLE',
+        message:
+          reported?.message ??
+          `${message.to ?? message.providerChatId} cannot be reached on ${plan.join(', ')}`,
+      },
+      from,
+    );
     return undefined;
   }
 
@@ -410,18 +440,20 @@ export class MessageDelivery {
 
   /**
    * Records the attempt on `channel` (and `message.fallback` when it is not the first choice) in
-   * one transaction; false when the message is no longer pending (deleted, or failed meanwhile).
+   * one transaction, claiming a message still `queued` (`from`) in it; false when the message is
+   * no longer `from` (deleted, canceled, failed, or claimed by another worker meanwhile).
    */
   async #startAttempt(
     message: MessageRecord,
     channel: Channel,
     departure: Departure | undefined,
     instanceId: string,
+    from: 'queued' | 'pending',
   ): Promise<boolean> {
     const first = firstChoice(message);
     return this.options.store.transaction(async (tx) => {
       const current = await tx.messages.findByIdInAnyCustomer(message.id);
-      if (current?.status !== 'pending' || current.retryCount !== message.retryCount) {
+      if (current?.status !== from || current.retryCount !== message.retryCount) {
         return false;
       }
       const now = this.options.clock.now();
@@ -437,6 +469,7 @@ export class MessageDelivery {
       });
       const updated: MessageRecord = {
         ...current,
+        status: 'pending',
         channel,
         instanceId,
         fallbackTriggered: channel !== first,
