@@ -29,6 +29,14 @@ async function recordBacklog(testApp: WebhookTestApp, count: number): Promise<st
   });
 }
 
+/**
+ * How far a receiver's attempts may arrive from their due order. A receiver takes two at a time,
+ * each started in due order, but one whose claim or request stalls (a loaded database) is
+ * overtaken by the other slot's next attempts: three was seen on PostgreSQL in CI. Taking a later
+ * look-up's attempts before an earlier one's would move them by a lane's quota (eight).
+ */
+const OUT_OF_ORDER_AT_MOST = 4;
+
 describe('a backlog larger than one look-up', () => {
   // The poll timer is out of reach here: only the dispatcher's own top-ups can drain the backlog.
   const env = { WEBHOOK_POLL_INTERVAL_MS: '600000' };
@@ -45,11 +53,14 @@ describe('a backlog larger than one look-up', () => {
     await waitFor(() => hook.requests.length >= 60, 5000, 'every delivery of the backlog');
     await settle();
     const received = hook.requests.map((request) => request.headers['x-event-id']);
+    expect(received).toHaveLength(60);
     expect(new Set(received).size).toBe(60);
     expect(new Set(received)).toEqual(new Set(ids));
-    // Two at a time per receiver, taken in due order: no attempt overtakes one queued well before.
+    // Taken in due order: no attempt overtakes one queued well before.
     for (const [position, id] of received.entries()) {
-      expect(Math.abs(ids.indexOf(String(id)) - position)).toBeLessThanOrEqual(2);
+      expect(Math.abs(ids.indexOf(String(id)) - position)).toBeLessThanOrEqual(
+        OUT_OF_ORDER_AT_MOST,
+      );
     }
     await waitFor(async () => {
       const log = await deliveriesOf(testApp.app, testApp.auth, webhook.id);
@@ -127,7 +138,7 @@ describe('a backlog larger than one look-up', () => {
       expect(eventIds).toHaveLength(30);
       expect(new Set(eventIds)).toEqual(new Set(ids));
       for (const [position, id] of eventIds.entries()) {
-        expect(Math.abs(ids.indexOf(id) - position)).toBeLessThanOrEqual(2);
+        expect(Math.abs(ids.indexOf(id) - position)).toBeLessThanOrEqual(OUT_OF_ORDER_AT_MOST);
       }
     }
   });
