@@ -12,13 +12,27 @@ export interface CachedAvailability {
   cached: boolean;
 }
 
+/** Most answers this process keeps in memory in front of the store's cache. */
+const IN_MEMORY_ENTRIES = 4096;
+
+interface RememberedAnswer {
+  availability: ProviderAvailability;
+  cachedAt: number;
+}
+
 /**
  * Which channels an instance reaches an address on, asked of its provider and cached per
  * customer, instance and address for `ttlMs` (`CAPABILITY_CACHE_TTL_MS`): capability checks and
  * the send's reachability rule share it. Answers the provider marks `transient` (a degraded
- * upstream) and failed probes are never cached.
+ * upstream) and failed probes are never cached. The answers used most recently are also kept in
+ * this process's memory (at most 4,096, each until the same expiry as in the store), which spares
+ * a send's two look-ups their reads: an answer another process stored meanwhile is as fresh as
+ * the one remembered, so nothing is served that the store's cache would not serve.
  */
 export class AvailabilityCache {
+  /** Remembered answers by customer, instance and address; the oldest used first out. */
+  readonly #recent = new Map<string, RememberedAnswer>();
+
   /** A cache over `store`, asking `providers` on a miss. */
   constructor(
     private readonly store: Store,
@@ -38,10 +52,19 @@ export class AvailabilityCache {
     from?: string,
   ): Promise<CachedAvailability> {
     const now = this.clock.now();
+    const key = `${customerId}\n${instanceId}\n${address}`;
+    const remembered = this.#recent.get(key);
+    if (remembered && now - remembered.cachedAt < this.ttlMs) {
+      this.#remember(key, remembered);
+      return { availability: remembered.availability, cached: true };
+    }
     const entry = await this.store.capabilityCache.find(customerId, instanceId, address);
     if (entry && now - entry.cachedAt.getTime() < this.ttlMs) {
-      return { availability: entry.availability, cached: true };
+      const { availability, cachedAt } = entry;
+      this.#remember(key, { availability, cachedAt: cachedAt.getTime() });
+      return { availability, cached: true };
     }
+    this.#recent.delete(key);
     let availability: ProviderAvailability;
     try {
       const provider = await this.providers.provider(instanceId);
@@ -60,6 +83,16 @@ export class AvailabilityCache {
       availability,
       cachedAt: new Date(now),
     });
+    this.#remember(key, { availability, cachedAt: now });
     return { availability, cached: false };
+  }
+
+  /** Keeps `answer` as the most recently used, dropping the least recently used past the bound. */
+  #remember(key: string, answer: RememberedAnswer): void {
+    this.#recent.delete(key);
+    this.#recent.set(key, answer);
+    if (this.#recent.size <= IN_MEMORY_ENTRIES) return;
+    const oldest = this.#recent.keys().next();
+    if (!oldest.done) this.#recent.delete(oldest.value);
   }
 }
