@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest runs one file at a time on a two-core machine by default (cores - 1); the files wait on
+    // sockets and timers most of the time, so one a core halves the run (docs/testing.md).
+    maxWorkers: '100%',
     // Includes test/package: the packaging test (build, pack, install, type-check) runs in CI too.
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Builds dist/ once: the packaging and Bun/Deno tests run what ships.
