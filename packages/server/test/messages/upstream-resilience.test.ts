@@ -162,4 +162,31 @@ describe('pacing per line', () => {
     }
     expect(fastDone).toBeLessThan(last - started);
   });
+
+  it('keeps the sends themselves apart when one leaves later than its reserved instant', async () => {
+    const t = await recordedApp({ REACHABILITY_BUDGET_MS: '50' });
+    expectSuccess(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/instances/${t.instanceId}`,
+        headers: adminHeaders,
+        payload: { config: { pacing: { perSecond: 10, concurrency: 1 } } },
+      }),
+    );
+    await t.app.services.providers.provider(t.instanceId);
+    // The second recipient's reachability is known (cached) before the burst.
+    const warm = await t.sendOk({ to: '+14155550111', from: SENDER, content: { text: 'warm' } });
+    await t.waitForStatus(warm, 'sent', 'delivered', 'read');
+    // The first recipient's reachability answer takes 400 ms: the send is accepted within the
+    // budget and its worker, past its reserved instant, waits for the answer before sending.
+    simulatorOf(t).sandbox.setAvailabilityDelay(400);
+    const late = await t.sendOk({ to: '+14155550110', from: SENDER, content: { text: 'late' } });
+    // The second is reserved one interval later, long passed when the first one leaves.
+    const next = await t.sendOk({ to: '+14155550111', from: SENDER, content: { text: 'next' } });
+    for (const id of [late, next]) await t.waitForStatus(id, 'sent', 'delivered', 'read');
+
+    const at = (id: string) => t.calls.sendTimes.find((entry) => entry.messageId === id)?.at ?? 0;
+    // Without spacing at the send itself, the second followed the first within a few ms.
+    expect(at(next) - at(late)).toBeGreaterThanOrEqual(95);
+  });
 });

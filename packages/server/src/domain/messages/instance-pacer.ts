@@ -31,6 +31,11 @@ export function effectivePacing(
   };
 }
 
+/** The reservation book's key of a sender number on an instance. */
+function senderKey(instanceId: string, from: string): string {
+  return `${instanceId}\u0000${from}`;
+}
+
 /** A slot of an instance's concurrency, held while its upstream works on a message. */
 export type PacingSlot = { release(): void };
 
@@ -43,6 +48,8 @@ export type PacingSlot = { release(): void };
  */
 export class InstancePacer {
   readonly #nextFree = new Map<string, number>();
+  /** When each sender's last send reached its upstream (a monotonic clock's milliseconds). */
+  readonly #departed = new Map<string, number>();
   readonly #inFlight = new Map<string, number>();
   readonly #waiters = new Map<string, Array<() => void>>();
 
@@ -52,9 +59,26 @@ export class InstancePacer {
    */
   reserve(instanceId: string, from: string, pacing: EffectivePacing, now: number): number {
     if (pacing.perSecond <= 0) return 0;
-    const key = `${instanceId}\u0000${from}`;
+    const key = senderKey(instanceId, from);
     const at = Math.max(now, this.#nextFree.get(key) ?? 0);
     this.#nextFree.set(key, at + 1000 / pacing.perSecond);
+    return at - now;
+  }
+
+  /**
+   * Spaces the sends themselves: a reserved instant is when a message may start, and the work
+   * between it and the upstream (its attempt's commit, its files) can make one late, which would
+   * bring the next, on time, closer than `1 / perSecond` behind it. Records that `from` of
+   * `instanceId` hands a message to its upstream at the first moment at least that far after its
+   * previous one, and answers how many milliseconds from `now` that is (0: now). `now` is a
+   * monotonic clock's (`performance.now()`): this spaces real requests to the upstream.
+   */
+  depart(instanceId: string, from: string, pacing: EffectivePacing, now: number): number {
+    if (pacing.perSecond <= 0) return 0;
+    const key = senderKey(instanceId, from);
+    const previous = this.#departed.get(key);
+    const at = previous === undefined ? now : Math.max(now, previous + 1000 / pacing.perSecond);
+    this.#departed.set(key, at);
     return at - now;
   }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Channel, FallbackReason } from '@switchboard/contract';
 import type {
   MessagingProvider,
@@ -365,6 +366,7 @@ export class MessageDelivery {
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
       try {
         const request = await this.#request(message, channel, attemptId, files);
+        await this.#departure(instanceId, message.from);
         const result = await provider.send(request);
         await this.#accepted(message, channel, attemptId, result, instanceId, files);
         return undefined;
@@ -403,6 +405,23 @@ export class MessageDelivery {
       from,
     );
     return undefined;
+  }
+
+  /**
+   * Settles when `from` may hand its next message to `instanceId`'s upstream: at least
+   * `1 / perSecond` after its previous one, even when that one left later than its reserved
+   * instant (see {@link InstancePacer.depart}).
+   */
+  async #departure(instanceId: string, from: string): Promise<void> {
+    let pacing: EffectivePacing;
+    try {
+      pacing = await this.options.pacingOf(instanceId);
+    } catch {
+      // The instance stopped meanwhile: the send itself fails and is reported.
+      return;
+    }
+    const wait = this.options.pacer.depart(instanceId, from, pacing, performance.now());
+    if (wait > 0) await after(wait);
   }
 
   /** Which instance carries each channel of `message` (see {@link channelRoutes}). */
