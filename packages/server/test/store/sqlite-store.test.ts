@@ -1,4 +1,4 @@
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -45,9 +45,12 @@ describe('WAL checkpoints on a worker thread', () => {
     }
   }
 
-  async function storeWithOneKey(backgroundCheckpointMs: number) {
+  async function storeWithOneKey(backgroundCheckpointMs: number, walRestartFrames?: number) {
     const path = join(tempDir(), 'store.db');
-    const store = openSqliteStore(path, { backgroundCheckpointMs });
+    const store = openSqliteStore(path, {
+      backgroundCheckpointMs,
+      ...(walRestartFrames === undefined ? {} : { walRestartFrames }),
+    });
     await store.instances.insert({
       id: 'i1',
       name: 'i1',
@@ -73,6 +76,25 @@ describe('WAL checkpoints on a worker thread', () => {
     await store.close();
     // The store is usable to the end and its file complete after closing.
     expect(checkpointedKeys(path)).toEqual(['written']);
+  });
+
+  it('reuses the WAL from its start under writes that never pause', async () => {
+    const { path, store } = await storeWithOneKey(5, 200);
+    const value = 'x'.repeat(4_000);
+    let written = 0;
+    const until = Date.now() + 2_000;
+    // Back-to-back commits: a checkpoint running beside them never finds the WAL all copied. (The
+    // event loop turns now and then, as it does between a server's requests.)
+    while (Date.now() < until) {
+      if (written % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+      await store.providerState.set('i1', `k${written % 100}`, `${value}${written}`);
+      written += 1;
+    }
+    const walBytes = statSync(`${path}-wal`).size;
+    await store.close();
+    // Each commit adds at least two 4 KB pages; 200 frames are about 800 KB.
+    expect(written * 8_192).toBeGreaterThan(64 * 1024 * 1024);
+    expect(walBytes).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('leaves the WAL to SQLite when turned off: a small write stays in the WAL until close', async () => {

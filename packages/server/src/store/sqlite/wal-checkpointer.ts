@@ -5,7 +5,10 @@ import { Worker } from 'node:worker_threads';
  * The worker's code, plain CommonJS (it runs from a string, so it needs no build step): its own
  * connection to the database runs a PASSIVE checkpoint every interval. A PASSIVE checkpoint never
  * blocks the writer; it copies what no reader still needs from the WAL back into the database
- * file, and the WAL is reused from its start once everything was copied.
+ * file, and the WAL is reused from its start once everything was copied. Under commits that never
+ * pause, that never happens by itself (each checkpoint is behind by the commits made while it
+ * ran), so past `restartFrames` it tells the main thread, which holds its commits back while a
+ * RESTART checkpoint copies the rest (see {@link WalCheckpointerOptions.onBehind}).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -13,9 +16,11 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 5000');
 let timer;
+const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 const tick = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const { log } = checkpoint();
+    if (log >= workerData.restartFrames) parentPort.postMessage({ behind: log });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
@@ -23,6 +28,22 @@ const tick = () => {
 };
 timer = setTimeout(tick, workerData.intervalMs);
 parentPort.on('message', (message) => {
+  if (message === 'catch-up') {
+    let frames = -1;
+    try {
+      // RESTART also waits for readers of another process to leave the WAL, so that the next
+      // commit starts it again from the beginning; briefly, as the commits wait meanwhile.
+      db.pragma('busy_timeout = ' + workerData.catchUpWaitMs);
+      const { log, checkpointed } = db.pragma('wal_checkpoint(RESTART)')[0];
+      frames = log === checkpointed ? 0 : log;
+    } catch {
+      // The next tick reports what fails.
+    } finally {
+      db.pragma('busy_timeout = 5000');
+    }
+    parentPort.postMessage({ caughtUp: frames });
+    return;
+  }
   if (message !== 'stop') return;
   clearTimeout(timer);
   db.close();
@@ -30,16 +51,32 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/** Longest a catch-up waits for another process's readers to leave the WAL. */
+const CATCH_UP_WAIT_MS = 100;
+
 /** A running background checkpointer. */
 export interface WalCheckpointer {
   /** Stops the worker and closes its connection. */
   stop(): Promise<void>;
 }
 
+/**
+ * Runs one checkpoint on the worker and settles when it is done: called while nothing commits,
+ * it copies the whole WAL, so the next commit starts it again from the beginning.
+ */
+type CatchUp = () => Promise<void>;
+
 /** Options of {@link startWalCheckpointer}. */
 export interface WalCheckpointerOptions {
   /** How often to checkpoint, in milliseconds. */
   intervalMs: number;
+  /** WAL frames (pages) past which `onBehind` is called. */
+  restartFrames: number;
+  /**
+   * Called when a checkpoint found the WAL at `restartFrames` or more: the committing side runs
+   * `catchUp` while it holds its commits back (once at a time; calls meanwhile are dropped).
+   */
+  onBehind: (catchUp: () => Promise<void>) => Promise<unknown>;
   /** Called when the worker fails or exits before `stop`: the caller checkpoints itself again. */
   onFailure: (error: Error) => void;
 }
@@ -58,7 +95,13 @@ export function startWalCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { path, driver, intervalMs: options.intervalMs },
+    workerData: {
+      path,
+      driver,
+      intervalMs: options.intervalMs,
+      restartFrames: options.restartFrames,
+      catchUpWaitMs: CATCH_UP_WAIT_MS,
+    },
   });
   worker.unref();
   let stopping = false;
@@ -68,8 +111,34 @@ export function startWalCheckpointer(
     failed = true;
     options.onFailure(error);
   };
-  worker.on('message', (message: { error?: string }) => {
+  /** The catch-up under way: its answer is awaited by the committing side. */
+  let caughtUp: (() => void) | undefined;
+  let catchingUp = false;
+  const catchUp: CatchUp = () =>
+    new Promise<void>((resolve) => {
+      if (stopping || failed) {
+        resolve();
+        return;
+      }
+      caughtUp = resolve;
+      worker.postMessage('catch-up');
+    });
+  worker.on('message', (message: { error?: string; behind?: number; caughtUp?: number }) => {
     if (message.error) fail(new Error(`background checkpoint failed: ${message.error}`));
+    if (message.caughtUp !== undefined) {
+      const resolve = caughtUp;
+      caughtUp = undefined;
+      resolve?.();
+    }
+    if (message.behind !== undefined && !catchingUp && !stopping && !failed) {
+      catchingUp = true;
+      void options
+        .onBehind(catchUp)
+        .catch(() => undefined)
+        .finally(() => {
+          catchingUp = false;
+        });
+    }
   });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the checkpoint worker exited (${code})`)));
@@ -81,6 +150,9 @@ export function startWalCheckpointer(
           return;
         }
         stopping = true;
+        // A catch-up in progress is not waited for: the store is closing.
+        caughtUp?.();
+        caughtUp = undefined;
         if (failed) {
           void worker.terminate().then(() => resolve());
           return;
