@@ -16,10 +16,9 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 5000');
 let timer;
-const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 const tick = () => {
   try {
-    const { log } = checkpoint();
+    const { log } = db.pragma('wal_checkpoint(PASSIVE)')[0];
     if (log >= workerData.restartFrames) parentPort.postMessage({ behind: log });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
@@ -29,19 +28,17 @@ const tick = () => {
 timer = setTimeout(tick, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message === 'catch-up') {
-    let frames = -1;
     try {
       // RESTART also waits for readers of another process to leave the WAL, so that the next
       // commit starts it again from the beginning; briefly, as the commits wait meanwhile.
       db.pragma('busy_timeout = ' + workerData.catchUpWaitMs);
-      const { log, checkpointed } = db.pragma('wal_checkpoint(RESTART)')[0];
-      frames = log === checkpointed ? 0 : log;
+      db.pragma('wal_checkpoint(RESTART)');
     } catch {
-      // The next tick reports what fails.
+      // The next tick reports what fails; a WAL still behind asks again.
     } finally {
       db.pragma('busy_timeout = 5000');
     }
-    parentPort.postMessage({ caughtUp: frames });
+    parentPort.postMessage({ caughtUp: true });
     return;
   }
   if (message !== 'stop') return;
@@ -106,13 +103,20 @@ export function startWalCheckpointer(
   worker.unref();
   let stopping = false;
   let failed = false;
+  /** The catch-up under way: the committing side holds its commits until it settles. */
+  let caughtUp: (() => void) | undefined;
+  const release = () => {
+    const resolve = caughtUp;
+    caughtUp = undefined;
+    resolve?.();
+  };
   const fail = (error: Error) => {
     if (stopping || failed) return;
     failed = true;
+    // A worker that died during a catch-up never answers it: the commits go on without it.
+    release();
     options.onFailure(error);
   };
-  /** The catch-up under way: its answer is awaited by the committing side. */
-  let caughtUp: (() => void) | undefined;
   let catchingUp = false;
   const catchUp: CatchUp = () =>
     new Promise<void>((resolve) => {
@@ -123,13 +127,9 @@ export function startWalCheckpointer(
       caughtUp = resolve;
       worker.postMessage('catch-up');
     });
-  worker.on('message', (message: { error?: string; behind?: number; caughtUp?: number }) => {
+  worker.on('message', (message: { error?: string; behind?: number; caughtUp?: boolean }) => {
     if (message.error) fail(new Error(`background checkpoint failed: ${message.error}`));
-    if (message.caughtUp !== undefined) {
-      const resolve = caughtUp;
-      caughtUp = undefined;
-      resolve?.();
-    }
+    if (message.caughtUp) release();
     if (message.behind !== undefined && !catchingUp && !stopping && !failed) {
       catchingUp = true;
       void options
@@ -151,8 +151,7 @@ export function startWalCheckpointer(
         }
         stopping = true;
         // A catch-up in progress is not waited for: the store is closing.
-        caughtUp?.();
-        caughtUp = undefined;
+        release();
         if (failed) {
           void worker.terminate().then(() => resolve());
           return;
