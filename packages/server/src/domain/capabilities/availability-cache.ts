@@ -1,4 +1,5 @@
 import type { ProviderAvailability } from '@switchboard/provider-kit';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../clock';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { Store } from '../../store/store';
@@ -30,8 +31,8 @@ interface RememberedAnswer {
  * the one remembered, so nothing is served that the store's cache would not serve.
  */
 export class AvailabilityCache {
-  /** Remembered answers by customer, instance and address; the oldest used first out. */
-  readonly #recent = new Map<string, RememberedAnswer>();
+  /** Remembered answers by customer, instance and address; the least recently used first out. */
+  readonly #recent = new LRUCache<string, RememberedAnswer>({ max: IN_MEMORY_ENTRIES });
 
   /** A cache over `store`, asking `providers` on a miss. */
   constructor(
@@ -55,13 +56,12 @@ export class AvailabilityCache {
     const key = `${customerId}\n${instanceId}\n${address}`;
     const remembered = this.#recent.get(key);
     if (remembered && now - remembered.cachedAt < this.ttlMs) {
-      this.#remember(key, remembered);
       return { availability: remembered.availability, cached: true };
     }
     const entry = await this.store.capabilityCache.find(customerId, instanceId, address);
     if (entry && now - entry.cachedAt.getTime() < this.ttlMs) {
       const { availability, cachedAt } = entry;
-      this.#remember(key, { availability, cachedAt: cachedAt.getTime() });
+      this.#recent.set(key, { availability, cachedAt: cachedAt.getTime() });
       return { availability, cached: true };
     }
     this.#recent.delete(key);
@@ -83,16 +83,7 @@ export class AvailabilityCache {
       availability,
       cachedAt: new Date(now),
     });
-    this.#remember(key, { availability, cachedAt: now });
+    this.#recent.set(key, { availability, cachedAt: now });
     return { availability, cached: false };
-  }
-
-  /** Keeps `answer` as the most recently used, dropping the least recently used past the bound. */
-  #remember(key: string, answer: RememberedAnswer): void {
-    this.#recent.delete(key);
-    this.#recent.set(key, answer);
-    if (this.#recent.size <= IN_MEMORY_ENTRIES) return;
-    const oldest = this.#recent.keys().next();
-    if (!oldest.done) this.#recent.delete(oldest.value);
   }
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 /** Distinct SQL texts kept prepared; `inArray` and multi-row inserts vary the text, so it is bounded. */
 const DEFAULT_CAPACITY = 500;
@@ -13,24 +14,18 @@ export function withStatementCache(
   sqlite: Database.Database,
   capacity = DEFAULT_CAPACITY,
 ): Database.Database {
-  const statements = new Map<string, Database.Statement>();
+  const statements = new LRUCache<string, Database.Statement>({ max: capacity });
   const client: Database.Database = Object.create(sqlite);
   client.prepare = ((source: string) => {
     let statement = statements.get(source);
     if (statement) {
-      // Move to the most recent end.
-      statements.delete(source);
       // drizzle switches a statement to raw (array) rows for its typed selects; a later plain
       // `all()` on the same text expects objects again.
       if (statement.reader) statement.raw(false);
     } else {
       statement = sqlite.prepare(source);
-      if (statements.size >= capacity) {
-        const oldest = statements.keys().next();
-        if (!oldest.done) statements.delete(oldest.value);
-      }
+      statements.set(source, statement);
     }
-    statements.set(source, statement);
     return statement;
   }) as Database.Database['prepare'];
   return client;
