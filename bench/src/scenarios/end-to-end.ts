@@ -7,6 +7,7 @@ import { sendBurst } from '../load/send-burst';
 import { waitUntil } from '../load/wait-until';
 import { webhookPostLoop } from '../load/webhook-post-loop';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
+import { bytesWritten } from '../process/io-counters';
 import { PeakRssWatch } from '../process/memory-probe';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
@@ -36,6 +37,8 @@ interface RoundFigures {
   peakRss: number;
   /** Server CPU (user + system) per fully delivered message, in microseconds. */
   cpuPerMessageUs: number;
+  /** Bytes the server wrote to storage (WAL and checkpoints) per delivered message, if known. */
+  writtenPerMessage: number | undefined;
 }
 
 /** A real event payload of this run, for the baseline loop to POST (same size, same receiver). */
@@ -101,6 +104,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       const watch = new PeakRssWatch(server.pid);
       const sampler = new DeliveryBacklogSampler(databasePath);
       const cpuBefore = cpuSeconds(server.pid);
+      const writtenBefore = bytesWritten(server.pid);
       const startedAt = Date.now();
       const burst = await sendBurst({
         url: server.url,
@@ -133,6 +137,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       // is idle again (the idle check's own windows add at most a few ticks).
       await waitForCpuIdle(server.pid);
       const cpuUsed = cpuSeconds(server.pid) - cpuBefore;
+      const writtenAfter = bytesWritten(server.pid);
       await receiver.reset();
       const baseline = await webhookPostLoop({
         url: receiver.url,
@@ -158,10 +163,15 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         peakRss,
         cpuPerMessageUs:
           (cpuUsed * 1e6) / Math.max(1, stats.byType['message.delivered'] ?? burst.accepted),
+        writtenPerMessage:
+          writtenBefore === undefined || writtenAfter === undefined
+            ? undefined
+            : (writtenAfter - writtenBefore) /
+              Math.max(1, stats.byType['message.delivered'] ?? burst.accepted),
       };
       rounds.push(figures);
       context.log(
-        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${complete ? '' : ' (INCOMPLETE)'}`,
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}`,
       );
       await waitForCpuIdle(server.pid);
     }
@@ -218,6 +228,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
           's',
           { op: '<=', value: 2 },
         ),
+        ...writtenMetric(rounds),
         metric('max delivery backlog', maxBacklog, 'deliveries'),
         metric(
           'backlog left after each round',
@@ -250,6 +261,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             'drain after last send s',
             'peak RSS MB',
             'server CPU µs/message',
+            'written KB/message',
           ],
           rows: rounds.map((r, index) => [
             index + 1,
@@ -263,6 +275,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             round(r.drainSec, 1),
             round(r.peakRss / MB, 1),
             round(r.cpuPerMessageUs, 0),
+            r.writtenPerMessage === undefined ? '' : round(r.writtenPerMessage / 1024, 1),
           ]),
         },
       ],
@@ -273,6 +286,21 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
     await server.stop();
     await receiver.stop();
   }
+}
+
+/** Bytes written to storage per delivered message (median of the rounds), where it is known. */
+function writtenMetric(rounds: readonly RoundFigures[]): ReturnType<typeof metric>[] {
+  const known = rounds.flatMap((r) =>
+    r.writtenPerMessage === undefined ? [] : [r.writtenPerMessage],
+  );
+  if (known.length === 0) return [];
+  return [
+    metric(
+      'bytes written to storage per delivered message (WAL and checkpoints)',
+      round(median(known) / 1024, 1),
+      'KB',
+    ),
+  ];
 }
 
 /** Database file size per message, from a closed database file. */

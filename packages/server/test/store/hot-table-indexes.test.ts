@@ -15,8 +15,10 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
     messages_customer_created_idx: 'GET /v1/messages, newest first (keyset cursor)',
     messages_customer_status_idx: 'GET /v1/messages?status=',
     messages_customer_to_idx: 'GET /v1/messages?to=',
-    messages_status_scheduled_idx: 'the scheduler and the dispatcher sweeps (by status)',
-    messages_status_updated_idx: 'start-up reconciliation and stale take-over (status, updated_at)',
+    messages_scheduled_idx:
+      'the scheduler and the scheduled list (partial: scheduled messages only)',
+    messages_status_updated_idx:
+      'start-up reconciliation, stale take-over, the queued sweep and status counts (by status)',
     messages_instance_external_idx: 'status callbacks and inbound replies by provider id',
     messages_customer_idempotency_key_unique: 'Idempotency-Key (unique)',
   },
@@ -32,6 +34,22 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
     webhook_deliveries_callbacks_idx: 'the callback delivery log (partial: callback rows only)',
   },
 };
+
+/** Runs `check` with the query plans of a freshly migrated database. */
+async function withQueryPlans(check: (plan: (query: string) => string) => void): Promise<void> {
+  const path = join(tempDir(), 'indexes.db');
+  await (await openSqliteStore(path)).close();
+  const sqlite = openSqlite(path);
+  try {
+    check((query) =>
+      (sqlite.prepare(`explain query plan ${query}`).all() as Array<{ detail: string }>)
+        .map((row) => row.detail)
+        .join('; '),
+    );
+  } finally {
+    sqlite.close();
+  }
+}
 
 describe('indexes of the hot tables', () => {
   it('are exactly the ones a query needs', async () => {
@@ -54,15 +72,29 @@ describe('indexes of the hot tables', () => {
     }
   });
 
+  it('serve the scheduler from the partial scheduled index, and the other look-ups by status alone beside it', async () => {
+    await withQueryPlans((plan) => {
+      // dueScheduledIds and the scheduled list's page: `status` compared with the constant.
+      for (const query of [
+        "select id from messages where status = 'scheduled' and scheduled_at <= 1 and deleted_at is null order by scheduled_at, id limit 200",
+        "select * from messages where customer_id = 'c' and deleted_at is null and status = 'scheduled' order by scheduled_at, id limit 50",
+      ]) {
+        expect(plan(query), query).toContain('USING INDEX messages_scheduled_idx');
+      }
+      // idsInStatus (the queued sweep, pending recovery), countByStatus, staleIds: never a scan of
+      // every message.
+      for (const query of [
+        "select id from messages where status in ('queued') and deleted_at is null order by created_at, id limit 200",
+        "select status, count(*) from messages where status in ('queued', 'pending') group by status",
+        "select id from messages where status = 'pending' and updated_at <= 1 and deleted_at is null order by updated_at, id limit 200",
+      ]) {
+        expect(plan(query), query).toContain('messages_status_updated_idx');
+      }
+    });
+  });
+
   it('serve the look-ups of pending attempts from the partial backlog index', async () => {
-    const path = join(tempDir(), 'indexes.db');
-    await (await openSqliteStore(path)).close();
-    const sqlite = openSqlite(path);
-    try {
-      const plan = (query: string) =>
-        (sqlite.prepare(`explain query plan ${query}`).all() as Array<{ detail: string }>)
-          .map((row) => row.detail)
-          .join('; ');
+    await withQueryPlans((plan) => {
       // The shapes of countPending, listOverdue and releaseAllLeases: `status` compared with a
       // constant, which is what lets SQLite use a partial index.
       for (const query of [
@@ -72,8 +104,6 @@ describe('indexes of the hot tables', () => {
       ]) {
         expect(plan(query), query).toContain('webhook_deliveries_pending_target_idx');
       }
-    } finally {
-      sqlite.close();
-    }
+    });
   });
 });

@@ -25,7 +25,12 @@ import type {
 } from '../message-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
-import { columnPlaceholder, preparedQueries, preparedQuery } from './prepared-query';
+import {
+  columnPlaceholder,
+  equalsConstant,
+  preparedQueries,
+  preparedQuery,
+} from './prepared-query';
 import { updateRows } from './prepared-update';
 import { messageAttachmentData, messages } from './schema-messages';
 import { decodeRow } from './table-statements';
@@ -108,7 +113,7 @@ const scheduledPage = preparedQueries((db, shape: 'first' | 'after') =>
     .where(
       and(
         visible,
-        eq(messages.status, 'scheduled'),
+        equalsConstant(messages.status, 'scheduled'),
         shape === 'after' ? afterScheduled() : undefined,
       ),
     )
@@ -277,7 +282,7 @@ export class SqliteMessageRepository implements MessageRepository {
         .from(messages)
         .where(
           and(
-            eq(messages.status, 'scheduled'),
+            equalsConstant(messages.status, 'scheduled'),
             lte(messages.scheduledAt, now),
             isNull(messages.deletedAt),
           ),
