@@ -364,12 +364,11 @@ export class MessageDelivery {
         from = 'pending';
       }
       const attemptId = attemptIdOf(message.id, message.retryCount, channel);
+      let result: ProviderSendResult;
       try {
         const request = await this.#request(message, channel, attemptId, files);
         await this.#departure(instanceId, message.from);
-        const result = await provider.send(request);
-        await this.#accepted(message, channel, attemptId, result, instanceId, files);
-        return undefined;
+        result = await provider.send(request);
       } catch (error) {
         // The upstream is down (not the message refused): wait for it on this channel.
         if (isProviderError(error) && error.retryable && !error.fallback) {
@@ -390,7 +389,13 @@ export class MessageDelivery {
         if (reason === 'send_failed') sendFailure = departure;
         // Errors that forbid moving on (a timed-out send may still arrive) end the routing here.
         if (!isProviderError(error) || !error.fallback) break;
+        continue;
       }
+      // The upstream has the message. A database that cannot record it now (a full disk, say)
+      // is not a send failure: the turn fails, and the dispatcher resumes the same attempt id once
+      // the database takes writes again (the upstream answers it again instead of sending twice).
+      await this.#accepted(message, channel, attemptId, result, instanceId, files);
+      return undefined;
     }
     const reported = sendFailure ?? departure;
     await this.#fail(
