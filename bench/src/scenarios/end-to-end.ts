@@ -148,6 +148,8 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         secret: RECEIVER_SECRET,
       });
       const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
+      // The messages each per-message figure divides by.
+      const delivered = Math.max(1, stats.byType['message.delivered'] ?? burst.accepted);
       const figures: RoundFigures = {
         accepted: burst.accepted,
         deliveredPerSec:
@@ -161,13 +163,11 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         drainSec,
         complete,
         peakRss,
-        cpuPerMessageUs:
-          (cpuUsed * 1e6) / Math.max(1, stats.byType['message.delivered'] ?? burst.accepted),
+        cpuPerMessageUs: (cpuUsed * 1e6) / delivered,
         writtenPerMessage:
           writtenBefore === undefined || writtenAfter === undefined
             ? undefined
-            : (writtenAfter - writtenBefore) /
-              Math.max(1, stats.byType['message.delivered'] ?? burst.accepted),
+            : (writtenAfter - writtenBefore) / delivered,
       };
       rounds.push(figures);
       context.log(
