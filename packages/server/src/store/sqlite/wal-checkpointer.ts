@@ -19,7 +19,7 @@ let timer;
 const tick = () => {
   try {
     const { log } = db.pragma('wal_checkpoint(PASSIVE)')[0];
-    if (log >= workerData.restartFrames) parentPort.postMessage({ behind: log });
+    if (log >= workerData.restartFrames) parentPort.postMessage({ behind: true });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
@@ -73,7 +73,7 @@ export interface WalCheckpointerOptions {
    * Called when a checkpoint found the WAL at `restartFrames` or more: the committing side runs
    * `catchUp` while it holds its commits back (once at a time; calls meanwhile are dropped).
    */
-  onBehind: (catchUp: () => Promise<void>) => Promise<unknown>;
+  onBehind: (catchUp: CatchUp) => Promise<unknown>;
   /** Called when the worker fails or exits before `stop`: the caller checkpoints itself again. */
   onFailure: (error: Error) => void;
 }
@@ -127,10 +127,10 @@ export function startWalCheckpointer(
       caughtUp = resolve;
       worker.postMessage('catch-up');
     });
-  worker.on('message', (message: { error?: string; behind?: number; caughtUp?: boolean }) => {
+  worker.on('message', (message: { error?: string; behind?: boolean; caughtUp?: boolean }) => {
     if (message.error) fail(new Error(`background checkpoint failed: ${message.error}`));
     if (message.caughtUp) release();
-    if (message.behind !== undefined && !catchingUp && !stopping && !failed) {
+    if (message.behind && !catchingUp && !stopping && !failed) {
       catchingUp = true;
       void options
         .onBehind(catchUp)
