@@ -10,6 +10,7 @@ import type {
   ProviderUnsendRequest,
 } from '@switchboard/provider-kit';
 import { ProviderError, type ProviderFailure } from '@switchboard/provider-kit';
+import { LRUCache } from 'lru-cache';
 import type { LifecycleStep } from './recipient-behaviour';
 import { behaviourOfDestination, describeDestination, directChatId } from './simulated-addresses';
 import { newExternalId } from './simulated-ids';
@@ -36,21 +37,32 @@ interface SimulatedMessage {
 /** The Twilio error a failed simulated SMS carries: "Unreachable destination handset". */
 const SMS_FAILURE_CODE = '30003';
 
+/** How many sent messages the simulator remembers by default (see `SimulatorMessages`). */
+const DEFAULT_SIMULATOR_REMEMBERED_MESSAGES = 10_000;
+
 /**
  * The outbound side of the simulator: accepts sends as the recipient table says, then reports
  * each lifecycle step one `stepMs` after the previous one; edits and unsends.
+ *
+ * Like an upstream's history, what it remembers is bounded: the `remembered` most recently used
+ * messages, attempts and first attempts. A message it forgot keeps running its lifecycle; asked
+ * about, it answers as for a message sent before a restart (the end of its lifecycle), and an
+ * edit or unsend of it changes nothing.
  */
 export class SimulatorMessages {
   readonly #context: SimulatorContext;
-  readonly #messages = new Map<string, SimulatedMessage>();
+  readonly #messages: LRUCache<string, SimulatedMessage>;
   /** For DD 31: the attempt number of each message's first attempt, by recipient and message. */
-  readonly #firstAttempts = new Map<string, number>();
+  readonly #firstAttempts: LRUCache<string, number>;
   /** What each accepted attempt was answered, by attempt id. */
-  readonly #accepted = new Map<string, ProviderSendResult>();
+  readonly #accepted: LRUCache<string, ProviderSendResult>;
 
-  /** Messages simulated in `context`. */
-  constructor(context: SimulatorContext) {
+  /** Messages simulated in `context`, remembering at most `remembered` of each kind. */
+  constructor(context: SimulatorContext, remembered = DEFAULT_SIMULATOR_REMEMBERED_MESSAGES) {
     this.#context = context;
+    this.#messages = new LRUCache({ max: remembered });
+    this.#firstAttempts = new LRUCache({ max: remembered });
+    this.#accepted = new LRUCache({ max: remembered });
   }
 
   /**

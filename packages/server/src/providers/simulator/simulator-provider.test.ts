@@ -157,13 +157,14 @@ describeProviderConformance({
   },
 });
 
-async function startSimulator(channels?: readonly Channel[]) {
+async function startSimulator(channels?: readonly Channel[], rememberedMessages?: number) {
   const clock = new ManualTimerClock();
   const provider = new SimulatorProvider({
     instanceName: 'sim',
     stepMs: 500,
     clock,
     ...(channels ? { channels } : {}),
+    ...(rememberedMessages === undefined ? {} : { rememberedMessages }),
   });
   const { recorder } = await startWithRecorder(provider);
   return { clock, provider, recorder };
@@ -267,6 +268,28 @@ describe('SimulatorProvider', () => {
       expect(await status('sms', '+14155550100')).toEqual({ status: 'delivered' });
       expect(await status('imessage', '+14155550131')).toEqual({ status: 'delivered' });
       expect(await status('imessage', '+14155550144')).toBeNull();
+      await provider.stop();
+    });
+
+    it('forgets the least recently used messages beyond its memory, and answers for them as after a restart', async () => {
+      const { clock, provider, recorder } = await startSimulator(undefined, 2);
+      const address = '+14155550100';
+      const request = (externalId: string) => ({
+        channel: 'imessage' as const,
+        from: FROM,
+        message: { externalId, conversation: { type: 'address', address } as const, fromMe: true },
+      });
+      const first = await provider.send(sendTo('imessage', address));
+      const second = await provider.send(sendTo('imessage', address));
+      expect(await provider.fetchStatus(request(first.externalId))).toBeNull();
+      const third = await provider.send(sendTo('imessage', address));
+      // The first was used more recently than the second, so the second is forgotten.
+      expect(await provider.fetchStatus(request(second.externalId))).toEqual({ status: 'read' });
+      expect(await provider.fetchStatus(request(first.externalId))).toBeNull();
+      expect(await provider.fetchStatus(request(third.externalId))).toBeNull();
+      // A forgotten message still runs its lifecycle.
+      await clock.advance(1_000);
+      expect(recorder.statusesOf(second.externalId)).toEqual(['sent', 'delivered']);
       await provider.stop();
     });
 

@@ -54,6 +54,8 @@ export interface SimulatorProviderOptions {
   clock?: TimerClock;
   /** The secret a simulated upstream signs its ingress calls with; unset: unsigned calls pass. */
   ingressSecret?: string;
+  /** Sent messages the simulator remembers (the most recently used); 10,000 by default. */
+  rememberedMessages?: number;
 }
 
 /** Default step length: the spec's `SIMULATOR_STEP_MS` default. */
@@ -95,7 +97,7 @@ export class SimulatorProvider implements MessagingProvider {
       options.clock ?? systemTimerClock,
       options.stepMs ?? DEFAULT_SIMULATOR_STEP_MS,
     );
-    this.#messages = new SimulatorMessages(this.#context);
+    this.#messages = new SimulatorMessages(this.#context, options.rememberedMessages);
     this.#sessions = new SimulatorWhatsAppSessions(this.#context, {
       qrRotationSteps: options.qrRotationSteps ?? DEFAULT_QR_ROTATION_STEPS,
       qrMaxRotations: options.qrMaxRotations ?? DEFAULT_QR_MAX_ROTATIONS,
