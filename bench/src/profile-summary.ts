@@ -16,6 +16,14 @@ for (const path of process.argv.slice(2)) {
   for (const entry of summary.topInclusive) {
     process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
   }
+  process.stdout.write('  sources (npm package or server file, through the source maps), self:\n');
+  for (const entry of summary.topSources) {
+    process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
+  }
+  process.stdout.write('  sources, inclusive:\n');
+  for (const entry of summary.topSourcesInclusive) {
+    process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);
+  }
   process.stdout.write('  functions, self:\n');
   for (const entry of summary.topFunctions) {
     process.stdout.write(`    ${entry.selfPercent.toFixed(1).padStart(5)}%  ${entry.name}\n`);

@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SourceMapConsumer } from 'source-map-js';
 
 /** The parts of a V8 `.cpuprofile` (written by `node --cpu-prof`) this summary reads. */
 interface CpuProfile {
   nodes: Array<{
     id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
     hitCount?: number;
     children?: number[];
   }>;
@@ -35,14 +38,67 @@ export interface ProfileSummary {
    * on the stack, counted once per sample), heaviest first.
    */
   topInclusive: ProfileEntry[];
+  /**
+   * Self time by original source: the npm package, or the server's own file (`server src/…`),
+   * read from the bundle's source maps; frames without a map count by package as above.
+   */
+  topSources: ProfileEntry[];
+  /** {@link topSources}, inclusive: samples with the source anywhere on the stack. */
+  topSourcesInclusive: ProfileEntry[];
+}
+
+/** Package and server source names of a bundled frame, through the bundle's `.map` files. */
+class SourceNames {
+  readonly #consumers = new Map<string, SourceMapConsumer | null>();
+
+  /** The original source of `frame`, or undefined when its file has no source map. */
+  of(frame: { url: string; lineNumber: number; columnNumber: number }): string | undefined {
+    if (!frame.url.startsWith('file://')) return undefined;
+    const file = fileURLToPath(frame.url);
+    const consumer = this.#consumer(file);
+    if (!consumer) return undefined;
+    const { source } = consumer.originalPositionFor({
+      line: frame.lineNumber + 1,
+      column: frame.columnNumber,
+    });
+    if (!source) return undefined;
+    const inModules = packageInPath(source);
+    if (inModules) return inModules;
+    // The bundle sits in <package>/dist: the server's own files, and the workspace packages
+    // bundled into it, named by their path from the packages folder.
+    const packageRoot = resolve(dirname(file), '..');
+    const path = relative(packageRoot, resolve(dirname(file), source));
+    return path.startsWith('../') ? path.slice(3) : `server ${path}`;
+  }
+
+  #consumer(file: string): SourceMapConsumer | null {
+    let consumer = this.#consumers.get(file);
+    if (consumer === undefined) {
+      const map = `${file}.map`;
+      consumer = existsSync(map)
+        ? new SourceMapConsumer(JSON.parse(readFileSync(map, 'utf8')))
+        : null;
+      this.#consumers.set(file, consumer);
+    }
+    return consumer;
+  }
+}
+
+/**
+ * The npm package a path lies in, if any. In pnpm's store the directory under `.pnpm` names it
+ * (`@scope+name@version_peers`): a package's own source map can point above its folder (drizzle's
+ * `../src/…`), so the folder after it is not always the package.
+ */
+function packageInPath(path: string): string | undefined {
+  const store = /node_modules\/\.pnpm\/((?:@[^/@]+\+)?[^/@]+)@/.exec(path)?.[1];
+  if (store) return store.replace('+', '/');
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
 }
 
 /** Where a frame's code comes from: an npm package, the server bundle, node itself, or V8. */
 function packageOf(url: string, functionName: string): string {
-  const inModules = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(
-    url,
-  );
-  if (inModules?.[1]) return inModules[1];
+  const inModules = packageInPath(url);
+  if (inModules) return inModules;
   if (url.includes('/packages/server/dist/')) return 'switchboard server';
   if (url.startsWith('node:')) return 'node core';
   if (url === '') return functionName.startsWith('(') ? functionName : 'native';
@@ -77,6 +133,20 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   }
   const nodeById = new Map(profile.nodes.map((node) => [node.id, node]));
   const inclusive = new Map<string, number>();
+  const sources = new SourceNames();
+  const sourceById = new Map<number, string>();
+  const sourceOf = (id: number): string | undefined => {
+    let name = sourceById.get(id);
+    const node = nodeById.get(id);
+    if (name === undefined && node) {
+      const { callFrame } = node;
+      name = sources.of(callFrame) ?? packageOf(callFrame.url, callFrame.functionName);
+      sourceById.set(id, name);
+    }
+    return name;
+  };
+  const bySource = new Map<string, number>();
+  const bySourceInclusive = new Map<string, number>();
   for (const node of profile.nodes) {
     const hits = hitsById.get(node.id) ?? 0;
     if (hits === 0) continue;
@@ -94,6 +164,17 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
       if (frame && frame.functionName !== '(root)') onStack.add(frameName(frame));
     }
     for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + hits);
+    const source = sourceOf(node.id) ?? 'unknown';
+    bySource.set(source, (bySource.get(source) ?? 0) + hits);
+    const sourcesOnStack = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
+      if (nodeById.get(id)?.callFrame.functionName === '(root)') continue;
+      const name = sourceOf(id);
+      if (name !== undefined) sourcesOnStack.add(name);
+    }
+    for (const name of sourcesOnStack) {
+      bySourceInclusive.set(name, (bySourceInclusive.get(name) ?? 0) + hits);
+    }
     const pkg = packageOf(url, functionName);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + hits);
   }
@@ -103,5 +184,7 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
     topFunctions: top(byFunction, total, count),
     topPackages: top(byPackage, total, count),
     topInclusive: top(inclusive, total, count),
+    topSources: top(bySource, total, count),
+    topSourcesInclusive: top(bySourceInclusive, total, count),
   };
 }
