@@ -13,6 +13,12 @@ import { median, round } from '../stats/summary';
 import { type DetailTable, metric, type ScenarioOutcome } from './scenario-result';
 import { measureSqliteCeiling } from './sqlite-ceiling';
 
+/**
+ * How much the peak RSS of the last round may exceed the first's. A server that keeps something
+ * per send (the simulator kept every message it sent: 189 → 228 → 250 MB) grows past it.
+ */
+const RSS_GROWTH_LIMIT = 1.15;
+
 const MB = 1024 * 1024;
 
 /** Builds the requests of one load run: keys round-robin, a unique idempotency key per send. */
@@ -185,6 +191,13 @@ export async function sendAcceptance(context: ScenarioContext): Promise<Scenario
           op: '<',
           value: 250,
         }),
+        // One server process takes every round: memory it keeps per send shows as growth.
+        metric(
+          'server peak RSS, last round to first',
+          round((rounds.at(-1)?.peakRss ?? 0) / Math.max(1, rounds[0]?.peakRss ?? 0), 2),
+          '×',
+          { op: '<=', value: RSS_GROWTH_LIMIT },
+        ),
         metric(
           'server CPU per accepted send (its whole life, no webhooks)',
           round(median(rounds.map((r) => r.cpuPerSendUs)), 0),
