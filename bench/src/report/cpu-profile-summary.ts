@@ -135,12 +135,10 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
   const inclusive = new Map<string, number>();
   const sources = new SourceNames();
   const sourceById = new Map<number, string>();
-  const sourceOf = (id: number): string | undefined => {
+  const sourceOf = (id: number, frame: CpuProfile['nodes'][number]['callFrame']): string => {
     let name = sourceById.get(id);
-    const node = nodeById.get(id);
-    if (name === undefined && node) {
-      const { callFrame } = node;
-      name = sources.of(callFrame) ?? packageOf(callFrame.url, callFrame.functionName);
+    if (name === undefined) {
+      name = sources.of(frame) ?? packageOf(frame.url, frame.functionName);
       sourceById.set(id, name);
     }
     return name;
@@ -159,19 +157,16 @@ export function summarizeCpuProfile(path: string, count = 15): ProfileSummary {
     const name = frameName(node.callFrame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
     const onStack = new Set<string>();
-    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
-      const frame = nodeById.get(id)?.callFrame;
-      if (frame && frame.functionName !== '(root)') onStack.add(frameName(frame));
-    }
-    for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + hits);
-    const source = sourceOf(node.id) ?? 'unknown';
-    bySource.set(source, (bySource.get(source) ?? 0) + hits);
     const sourcesOnStack = new Set<string>();
     for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
-      if (nodeById.get(id)?.callFrame.functionName === '(root)') continue;
-      const name = sourceOf(id);
-      if (name !== undefined) sourcesOnStack.add(name);
+      const frame = nodeById.get(id)?.callFrame;
+      if (!frame || frame.functionName === '(root)') continue;
+      onStack.add(frameName(frame));
+      sourcesOnStack.add(sourceOf(id, frame));
     }
+    for (const frame of onStack) inclusive.set(frame, (inclusive.get(frame) ?? 0) + hits);
+    const source = sourceOf(node.id, node.callFrame);
+    bySource.set(source, (bySource.get(source) ?? 0) + hits);
     for (const name of sourcesOnStack) {
       bySourceInclusive.set(name, (bySourceInclusive.get(name) ?? 0) + hits);
     }
