@@ -37,9 +37,6 @@ interface SimulatedMessage {
 /** The Twilio error a failed simulated SMS carries: "Unreachable destination handset". */
 const SMS_FAILURE_CODE = '30003';
 
-/** How many sent messages the simulator remembers by default (see `SimulatorMessages`). */
-const DEFAULT_SIMULATOR_REMEMBERED_MESSAGES = 10_000;
-
 /**
  * The outbound side of the simulator: accepts sends as the recipient table says, then reports
  * each lifecycle step one `stepMs` after the previous one; edits and unsends.
@@ -58,7 +55,7 @@ export class SimulatorMessages {
   readonly #accepted: LRUCache<string, ProviderSendResult>;
 
   /** Messages simulated in `context`, remembering at most `remembered` of each kind. */
-  constructor(context: SimulatorContext, remembered = DEFAULT_SIMULATOR_REMEMBERED_MESSAGES) {
+  constructor(context: SimulatorContext, remembered: number) {
     this.#context = context;
     this.#messages = new LRUCache({ max: remembered });
     this.#firstAttempts = new LRUCache({ max: remembered });

@@ -64,6 +64,8 @@ export const DEFAULT_SIMULATOR_STEP_MS = 500;
 const DEFAULT_QR_ROTATION_STEPS = 40;
 /** Default number of QR codes before giving up, like WhatsApp Web. */
 const DEFAULT_QR_MAX_ROTATIONS = 5;
+/** Default memory of sent messages: the 10,000 used most recently (see `SimulatorMessages`). */
+const DEFAULT_REMEMBERED_MESSAGES = 10_000;
 
 /**
  * The built-in sandbox provider: iMessage, SMS and WhatsApp without a phone, like a payment
@@ -97,7 +99,10 @@ export class SimulatorProvider implements MessagingProvider {
       options.clock ?? systemTimerClock,
       options.stepMs ?? DEFAULT_SIMULATOR_STEP_MS,
     );
-    this.#messages = new SimulatorMessages(this.#context, options.rememberedMessages);
+    this.#messages = new SimulatorMessages(
+      this.#context,
+      options.rememberedMessages ?? DEFAULT_REMEMBERED_MESSAGES,
+    );
     this.#sessions = new SimulatorWhatsAppSessions(this.#context, {
       qrRotationSteps: options.qrRotationSteps ?? DEFAULT_QR_ROTATION_STEPS,
       qrMaxRotations: options.qrMaxRotations ?? DEFAULT_QR_MAX_ROTATIONS,
