@@ -57,4 +57,45 @@ describe('OrderedEventDelivery', () => {
     expect(delivery.seen('x')).toBe(false);
     expect(offered).toEqual(['x', 'x', 'none', 'none', 'y', 'z']);
   });
+
+  it('with orderKey, keeps each key in order while other keys go ahead', async () => {
+    const seen: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const delivery = new OrderedEventDelivery(
+      async (event) => {
+        if (event.upstreamEventId === 'a1') await held;
+        seen.push(event.upstreamEventId ?? '');
+      },
+      quiet,
+      { orderKey: (event) => (event.upstreamEventId ?? '').slice(0, 1) },
+    );
+    const a = Promise.all(['a1', 'a2'].map((id) => delivery.deliver(typing(id))));
+    const idle = delivery.idle();
+    await Promise.all(['b1', 'b2'].map((id) => delivery.deliver(typing(id))));
+    // Key b went ahead of a's held first event; a's second waits behind its first.
+    expect(seen).toEqual(['b1', 'b2']);
+    release();
+    await a;
+    await idle;
+    expect(seen).toEqual(['b1', 'b2', 'a1', 'a2']);
+  });
+
+  it('idle waits for every key', async () => {
+    const seen: string[] = [];
+    const delivery = new OrderedEventDelivery(
+      async (event) => {
+        await new Promise((resolve) => setTimeout(resolve, event.upstreamEventId === 'x' ? 10 : 1));
+        seen.push(event.upstreamEventId ?? '');
+      },
+      quiet,
+      { orderKey: (event) => event.upstreamEventId ?? '' },
+    );
+    delivery.fire(typing('x'));
+    delivery.fire(typing('y'));
+    await delivery.idle();
+    expect(seen).toEqual(['y', 'x']);
+  });
 });

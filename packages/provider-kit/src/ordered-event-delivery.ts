@@ -22,12 +22,22 @@ export interface OrderedEventDeliveryOptions {
    * The gateway's own de-duplication is durable; this one spares it the repeats.
    */
   rememberIds?: number;
+  /**
+   * The order an event belongs to (default: one order for every event). Events of one key reach
+   * the sink one at a time, in the order they were produced; events of different keys may be in
+   * flight together, so a key per message lets the status updates of many messages share the
+   * gateway's commits instead of waiting for each other's.
+   */
+  orderKey?: (event: ProviderInboundEvent) => string;
 }
 
+/** The key of every event when no `orderKey` is given. */
+const ONE_ORDER = '';
+
 /**
- * Hands a provider's events to the gateway's sink one at a time, in the order they were produced,
- * offering each up to `attempts` times: a provider-side helper for upstreams that do not retry on
- * their own (the simulator, BlueBubbles' webhooks).
+ * Hands a provider's events to the gateway's sink one at a time, in the order they were produced
+ * (per `orderKey`, when one is given), offering each up to `attempts` times: a provider-side
+ * helper for upstreams that do not retry on their own (the simulator, BlueBubbles' webhooks).
  */
 export class OrderedEventDelivery {
   readonly #sink: ProviderEventSink;
@@ -36,9 +46,11 @@ export class OrderedEventDelivery {
   readonly #delays: readonly number[];
   readonly #retryIf: (error: unknown) => boolean;
   readonly #rememberIds: number;
+  readonly #orderKey: (event: ProviderInboundEvent) => string;
   /** Upstream ids delivered or being delivered, oldest first. */
   readonly #seen = new Set<string>();
-  #tail: Promise<void> = Promise.resolve();
+  /** The last event queued of each key with events in flight (a key leaves once it settles). */
+  readonly #tails = new Map<string, Promise<void>>();
   #closed = false;
   readonly #wakers = new Set<() => void>();
 
@@ -54,6 +66,7 @@ export class OrderedEventDelivery {
     this.#delays = options.retryDelaysMs ?? [];
     this.#retryIf = options.retryIf ?? (() => true);
     this.#rememberIds = options.rememberIds ?? 0;
+    this.#orderKey = options.orderKey ?? (() => ONE_ORDER);
   }
 
   /** True when an event with this upstream id was delivered, or is queued, already. */
@@ -69,21 +82,29 @@ export class OrderedEventDelivery {
   }
 
   /**
-   * Queues `event` behind the ones before it; resolves once the sink recorded it, rejects with
-   * the sink's last error when every attempt failed.
+   * Queues `event` behind the ones of its key before it; resolves once the sink recorded it,
+   * rejects with the sink's last error when every attempt failed.
    */
   deliver(event: ProviderInboundEvent): Promise<void> {
+    const key = this.#orderKey(event);
+    const before = this.#tails.get(key);
     const id = this.#rememberIds > 0 ? event.upstreamEventId : undefined;
     if (id !== undefined) {
-      if (this.#seen.has(id)) return this.#tail;
+      if (this.#seen.has(id)) return before ?? Promise.resolve();
       this.#seen.add(id);
       if (this.#seen.size > this.#rememberIds) {
         const oldest = this.#seen.values().next().value;
         if (oldest !== undefined) this.#seen.delete(oldest);
       }
     }
-    const run = this.#tail.then(() => this.#offer(event));
-    this.#tail = run.catch(() => undefined);
+    // Offered from a microtask, never inside the caller's own call, as when it waits its turn.
+    const run = (before ?? Promise.resolve()).then(() => this.#offer(event));
+    const tail = run.catch(() => undefined);
+    this.#tails.set(key, tail);
+    // A key whose last event settled holds nothing back: forget it, so keys do not pile up.
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
     // An event given up may be offered again later (a redelivery, reconciliation).
     if (id !== undefined) run.catch(() => this.#seen.delete(id));
     return run;
@@ -95,8 +116,8 @@ export class OrderedEventDelivery {
   }
 
   /** Resolves once every event queued so far has been delivered or given up. */
-  idle(): Promise<void> {
-    return this.#tail;
+  async idle(): Promise<void> {
+    await Promise.all(this.#tails.values());
   }
 
   async #offer(event: ProviderInboundEvent): Promise<void> {

@@ -28,8 +28,8 @@ interface Waiter {
 
 /** Settings of a {@link ProviderEventRecorder}. */
 export interface ProviderEventRecorderOptions {
-  /** Awaited before each event is recorded: a slow gateway. */
-  hold?: () => Promise<void>;
+  /** Awaited before each event (given) is recorded: a slow gateway, or one slow on some events. */
+  hold?: (event: ProviderInboundEvent) => Promise<void>;
 }
 
 /**
@@ -43,7 +43,7 @@ export class ProviderEventRecorder {
   maxConcurrentDeliveries = 0;
   /** How many times the sink was called, recorded or not. */
   calls = 0;
-  readonly #hold: (() => Promise<void>) | undefined;
+  readonly #hold: ((event: ProviderInboundEvent) => Promise<void>) | undefined;
   #inFlight = 0;
   #waiters: Waiter[] = [];
 
@@ -58,7 +58,7 @@ export class ProviderEventRecorder {
     this.#inFlight += 1;
     this.maxConcurrentDeliveries = Math.max(this.maxConcurrentDeliveries, this.#inFlight);
     try {
-      await this.#hold?.();
+      await this.#hold?.(event);
       this.events.push(event);
       this.#waiters = this.#waiters.filter((waiter) => {
         if (!waiter.predicate(event)) return true;

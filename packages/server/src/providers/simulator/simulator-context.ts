@@ -15,6 +15,18 @@ import {
 const SINK_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000, 10_000];
 
 /**
+ * The order a simulator event keeps: the status updates of one send (all its parts) in the order
+ * they happened, apart from other sends'; every other event (inbound messages, reactions, chat
+ * and session events) in one order, as they happened.
+ */
+function simulatorOrderKey(event: ProviderInboundEvent): string {
+  if (event.kind !== 'message.status') return 'events';
+  return event.attemptId === undefined
+    ? `message ${event.externalId}`
+    : `attempt ${event.attemptId}`;
+}
+
+/**
  * What the parts of the simulator share: the clock and step length, the event delivery to the
  * gateway's sink, the instance's state store, and every pending timer (so `stop` cancels them).
  */
@@ -42,6 +54,7 @@ export class SimulatorContext {
       attempts: SINK_RETRY_DELAYS_MS.length + 1,
       retryDelaysMs: SINK_RETRY_DELAYS_MS,
       retryIf: (error) => error instanceof SinkUnavailableError,
+      orderKey: simulatorOrderKey,
     });
     this.#state = context.state;
   }

@@ -7,6 +7,7 @@ import {
   ManualTimerClock,
   type ProviderConformanceIngress,
   type ProviderConformanceOptions,
+  ProviderEventRecorder,
   startWithRecorder,
 } from '@switchboard/testing';
 import { describe, expect, it } from 'vitest';
@@ -227,6 +228,33 @@ describe('SimulatorProvider', () => {
     });
     await clock.advance(5_000);
     expect(recorder.statusesOf(externalId)).toEqual(['sent']);
+    await provider.stop();
+  });
+
+  it('reports the statuses of one send in order without waiting for other sends', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let heldId = '';
+    // A gateway slow to record the first send's events only.
+    const recorder = new ProviderEventRecorder({
+      hold: async (event) => {
+        if (event.kind === 'message.status' && event.externalId === heldId) await gate;
+      },
+    });
+    const clock = new ManualTimerClock();
+    const provider = new SimulatorProvider({ instanceName: 'sim', stepMs: 500, clock });
+    await startWithRecorder(provider, recorder);
+    heldId = (await provider.send(sendTo('imessage', '+14155550100'))).externalId;
+    const other = (await provider.send(sendTo('imessage', '+14155550101'))).externalId;
+    await clock.advance(1_000);
+    await recorder.waitForStatus(other, 'delivered', 2_000);
+    expect(recorder.statusesOf(other)).toEqual(['sent', 'delivered']);
+    expect(recorder.statusesOf(heldId)).toEqual([]);
+    release();
+    await recorder.waitForStatus(heldId, 'delivered', 2_000);
+    expect(recorder.statusesOf(heldId)).toEqual(['sent', 'delivered']);
     await provider.stop();
   });
 
