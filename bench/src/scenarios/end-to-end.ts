@@ -128,14 +128,16 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         performance.now() + settings.drainLimitSec * 1000,
       );
       const drainSec = (performance.now() - sendsDoneAt) / 1000;
-      const last = sampler.sample();
-      sampler.stop();
       const peakRss = watch.stop();
-      series.push(sampler.samples);
 
       // Every message's whole life is in this figure: the round's work is over once the server
       // is idle again (the idle check's own windows add at most a few ticks).
       await waitForCpuIdle(server.pid);
+      // What is left once the server is idle: the last attempts' outcomes, received a moment
+      // ago, are committed by then (the receiver hears an attempt before its record commits).
+      const last = sampler.sample();
+      sampler.stop();
+      series.push(sampler.samples);
       const cpuUsed = cpuSeconds(server.pid) - cpuBefore;
       const writtenAfter = bytesWritten(server.pid);
       await receiver.reset();
