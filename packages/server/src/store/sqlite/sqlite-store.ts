@@ -3,67 +3,39 @@ import { sql } from 'drizzle-orm';
 import { type ResolvedEncryptionKey, resolveEncryptionKey } from '../../crypto/encryption-key';
 import { FieldCipher } from '../../crypto/field-cipher';
 import { runCommitted } from '../run-committed';
-import type { Repositories, Store, StoreEncryption, UnitOfWork } from '../store';
+import type { Store, StoreEncryption, UnitOfWork } from '../store';
 import { createOrm, migrateSqlite, openSqlite, type SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
 import { reencryptSecrets, sealLegacySecrets } from './sealed-columns';
 import { SerialLock } from './serial-lock';
-import { SqliteApiKeyRepository } from './sqlite-api-key-repository';
-import { SqliteCallbackSecretRepository } from './sqlite-callback-secret-repository';
-import { SqliteCapabilityCacheRepository } from './sqlite-capability-cache-repository';
-import { SqliteConversationRepository } from './sqlite-conversation-repository';
-import { SqliteCustomerRepository } from './sqlite-customer-repository';
-import { SqliteDeliveryRepository } from './sqlite-delivery-repository';
-import { SqliteEventRepository } from './sqlite-event-repository';
-import { SqliteFaceTimeCallRepository } from './sqlite-facetime-call-repository';
-import { SqliteInstanceRepository } from './sqlite-instance-repository';
-import { SqliteMediaRenditionRepository } from './sqlite-media-rendition-repository';
-import { SqliteMessageAttemptRepository } from './sqlite-message-attempt-repository';
-import { SqliteMessagePartRepository } from './sqlite-message-part-repository';
-import { SqliteMessageReactionRepository } from './sqlite-message-reaction-repository';
-import { SqliteMessageReceiptRepository } from './sqlite-message-receipt-repository';
-import { SqliteMessageRepository } from './sqlite-message-repository';
-import { SqliteNumberRepository } from './sqlite-number-repository';
-import { SqliteOptOutRepository } from './sqlite-opt-out-repository';
-import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
-import { SqliteProviderLeaseRepository } from './sqlite-provider-lease-repository';
-import { SqliteProviderStateRepository } from './sqlite-provider-state-repository';
-import { SqliteServerSecretRepository } from './sqlite-server-secret-repository';
-import { SqliteSignupCodeRepository } from './sqlite-signup-code-repository';
-import { SqliteStoredAttachmentRepository } from './sqlite-stored-attachment-repository';
-import { SqliteWebhookRepository } from './sqlite-webhook-repository';
-import { SqliteWhatsAppSessionRepository } from './sqlite-whatsapp-session-repository';
+import { SqliteRepositories } from './sqlite-repositories';
 import { withStatementCache } from './statement-cache';
 import { startWalCheckpointer } from './wal-checkpointer';
 
-function repositories(run: SqliteExecutor, cipher: FieldCipher): Repositories {
-  return {
-    customers: new SqliteCustomerRepository(run),
-    apiKeys: new SqliteApiKeyRepository(run),
-    instances: new SqliteInstanceRepository(run, cipher),
-    numbers: new SqliteNumberRepository(run),
-    messages: new SqliteMessageRepository(run),
-    messageAttempts: new SqliteMessageAttemptRepository(run),
-    messageParts: new SqliteMessagePartRepository(run),
-    messageReceipts: new SqliteMessageReceiptRepository(run),
-    messageReactions: new SqliteMessageReactionRepository(run),
-    capabilityCache: new SqliteCapabilityCacheRepository(run),
-    providerState: new SqliteProviderStateRepository(run, cipher),
-    providerLeases: new SqliteProviderLeaseRepository(run),
-    events: new SqliteEventRepository(run),
-    webhooks: new SqliteWebhookRepository(run, cipher),
-    deliveries: new SqliteDeliveryRepository(run, cipher),
-    conversations: new SqliteConversationRepository(run),
-    whatsappSessions: new SqliteWhatsAppSessionRepository(run),
-    storedAttachments: new SqliteStoredAttachmentRepository(run),
-    mediaRenditions: new SqliteMediaRenditionRepository(run),
-    signupCodes: new SqliteSignupCodeRepository(run),
-    faceTimeCalls: new SqliteFaceTimeCallRepository(run),
-    serverSecrets: new SqliteServerSecretRepository(run, cipher),
-    callbackSecrets: new SqliteCallbackSecretRepository(run, cipher),
-    providerEventReceipts: new SqliteProviderEventReceiptRepository(run),
-    optOuts: new SqliteOptOutRepository(run),
-  };
+/** What a transaction scope's unit of work does beyond its repositories. */
+interface ScopeHandle {
+  /** Runs `work` in a scope nested in this one (a savepoint). */
+  nest<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  /** Keeps `callback` for once the outermost transaction commits. */
+  afterCommit(callback: () => void): void;
+}
+
+/** The unit of work of one transaction scope: its repositories, nested scopes, commit callbacks. */
+class ScopeUnitOfWork extends SqliteRepositories implements UnitOfWork {
+  readonly #handle: ScopeHandle;
+
+  constructor(run: SqliteExecutor, cipher: FieldCipher, handle: ScopeHandle) {
+    super(run, cipher);
+    this.#handle = handle;
+  }
+
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
+    return this.#handle.nest(work);
+  }
+
+  afterCommit(callback: () => void): void {
+    this.#handle.afterCommit(callback);
+  }
 }
 
 /** Most transactions committed together: bounds how long the last of a group waits. */
@@ -192,7 +164,7 @@ export class SqliteStore implements Store {
     this.#cipher = new FieldCipher(key.key);
     const { key: _key, ...source } = key;
     this.encryption = { ...source, keyId: this.#cipher.keyId };
-    const repos = repositories((work) => this.#execute(work), this.#cipher);
+    const repos = new SqliteRepositories((work) => this.#execute(work), this.#cipher);
     this.customers = repos.customers;
     this.apiKeys = repos.apiKeys;
     this.instances = repos.instances;
@@ -365,18 +337,21 @@ export class SqliteStore implements Store {
     let open = true;
     // This scope's callbacks join the enclosing scope's only when this scope commits.
     const pending: Array<() => void> = [];
-    const tx: UnitOfWork = {
-      ...repositories(async (statement) => {
+    const tx = new ScopeUnitOfWork(
+      async (statement) => {
         if (!open) throw new Error('Transaction already finished: its repositories are closed');
         return statement(this.#orm);
-      }, this.#cipher),
-      transaction: (inner) =>
-        this.#runScope(inner, depth + 1, this.#statements.savepoint(`sp_${depth + 1}`), pending),
-      afterCommit: (callback) => {
-        if (!open) throw new Error('Transaction already finished: its repositories are closed');
-        pending.push(callback);
       },
-    };
+      this.#cipher,
+      {
+        nest: (inner) =>
+          this.#runScope(inner, depth + 1, this.#statements.savepoint(`sp_${depth + 1}`), pending),
+        afterCommit: (callback) => {
+          if (!open) throw new Error('Transaction already finished: its repositories are closed');
+          pending.push(callback);
+        },
+      },
+    );
     scope.begin();
     try {
       const result = await work(tx);
