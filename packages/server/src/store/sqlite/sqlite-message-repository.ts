@@ -33,14 +33,7 @@ import {
 } from './prepared-query';
 import { updateRows } from './prepared-update';
 import { messageAttachmentData, messages } from './schema-messages';
-import { decodeRow } from './table-statements';
-
-type MessageRow = typeof messages.$inferSelect;
-
-function toRecord(row: MessageRow): MessageRecord {
-  const { toAddress, fromAddress, ...rest } = row;
-  return { ...rest, to: toAddress, from: fromAddress };
-}
+import { decodeRowInto, tableShape } from './table-statements';
 
 function toRow(record: MessageRecord): typeof messages.$inferInsert {
   const { to, from, ...rest } = record;
@@ -166,12 +159,18 @@ const messageByIdempotencyKey = preparedQuery((db) =>
     .prepare(),
 );
 
+/** The record's name of each column, in declaration order (`to` and `from` for the addresses). */
+const RECORD_KEYS = tableShape(messages).columns.map(({ key }) =>
+  key === 'toAddress' ? 'to' : key === 'fromAddress' ? 'from' : key,
+);
+
 /**
- * The records of rows read as arrays (a prepared select's `values()`): decoded by
- * {@link decodeRow}, which skips drizzle's per-field checks (a 50-row page in 60 % of the time).
+ * The records of rows read as arrays (a prepared select's `values()`): decoded straight into
+ * records by {@link decodeRowInto}, which skips drizzle's per-field checks (a 50-row page in 60 %
+ * of the time) and the copy a renaming of the decoded row would make.
  */
 function toRecords(rows: unknown[][]): MessageRecord[] {
-  return rows.map((values) => toRecord(decodeRow(messages, values)));
+  return rows.map((values) => decodeRowInto<MessageRecord>(messages, values, RECORD_KEYS));
 }
 
 /** {@link MessageRepository} on SQLite. */

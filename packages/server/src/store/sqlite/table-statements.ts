@@ -222,17 +222,25 @@ export function cachedStatement(
 }
 
 /**
- * Decodes a row read as an array of `table`'s columns in declaration order into what drizzle's
- * `select().from(table)` answers: each non-null value through its column's decoder (a `Date`, a
- * boolean, parsed JSON), null as null.
+ * Decodes a row read as an array of `table`'s columns in declaration order, as drizzle's
+ * `select().from(table)` would: each non-null value through its column's decoder (a `Date`, a
+ * boolean, parsed JSON), null as null; each under the name `keys` gives it (by position), else
+ * under its column's own. A record whose fields are named otherwise than the row's comes out in
+ * one object, not a decoded row copied into a renamed one.
+ * @example decodeRowInto<MessageRecord>(messages, values, ['id', …, 'to', …])
  */
-export function decodeRow<T extends SQLiteTable>(table: T, values: readonly unknown[]): RowOf<T> {
+export function decodeRowInto<R>(
+  table: SQLiteTable,
+  values: readonly unknown[],
+  keys?: readonly string[],
+): R {
   const { columns } = tableShape(table);
   const row: Record<string, unknown> = {};
   for (let index = 0; index < columns.length; index += 1) {
     const shape = columns[index] as ColumnShape;
     const value = values[index];
-    row[shape.key] = value === null ? null : shape.column.mapFromDriverValue(value);
+    row[keys?.[index] ?? shape.key] =
+      value === null ? null : shape.column.mapFromDriverValue(value);
   }
-  return row as RowOf<T>;
+  return row as R;
 }
