@@ -187,19 +187,6 @@ describe('the fake Twilio answers as Twilio documents', () => {
       messages: { body: string }[];
     };
     expect(next.messages.map((m) => m.body)).toEqual(['m0']);
-    const today = new Date().toISOString().slice(0, 10);
-    // A message not sent yet has no date_sent: Twilio's DateSent filter does not match it.
-    await create([
-      ['To', '+14155550188'],
-      ['From', FROM],
-      ['Body', 'fresh'],
-    ]);
-    const byDate = (await (
-      await api(
-        `/2010-04-01/Accounts/${fake.accountSid}/Messages.json?To=%2B14155550188&DateSent=${today}`,
-      )
-    ).json()) as { messages: unknown[] };
-    expect(byDate.messages).toHaveLength(0);
     const sid = page.messages[0]?.sid ?? '';
     const one = await api(`/2010-04-01/Accounts/${fake.accountSid}/Messages/${sid}.json`);
     expectTwilioShape('api.v2010.account.message', await one.json());
@@ -207,6 +194,32 @@ describe('the fake Twilio answers as Twilio documents', () => {
       `/2010-04-01/Accounts/${fake.accountSid}/Messages/SM${'0'.repeat(32)}.json`,
     );
     expect(missing.status).toBe(404);
+  });
+
+  it('matches no DateSent filter with a message not sent yet (it has no date_sent)', async () => {
+    // A fake whose first step is a minute away: the message is still queued when it is listed
+    // (with 5 ms steps, a busy machine could send it before the list is read).
+    await fake.stop();
+    fake = new FakeTwilio({ stepMs: 60_000 });
+    await fake.start();
+    fake.addNumber(FROM);
+    auth = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
+    await create([
+      ['To', '+14155550188'],
+      ['From', FROM],
+      ['Body', 'fresh'],
+    ]);
+    const today = new Date().toISOString().slice(0, 10);
+    const byDate = (await (
+      await api(
+        `/2010-04-01/Accounts/${fake.accountSid}/Messages.json?To=%2B14155550188&DateSent=${today}`,
+      )
+    ).json()) as { messages: { status: string }[] };
+    expect(byDate.messages).toHaveLength(0);
+    const all = (await (
+      await api(`/2010-04-01/Accounts/${fake.accountSid}/Messages.json?To=%2B14155550188`)
+    ).json()) as { messages: { status: string }[] };
+    expect(all.messages.map((message) => message.status)).toEqual(['queued']);
   });
 
   it('answers the Account and Lookup v2 resources', async () => {
