@@ -47,12 +47,15 @@ describe('the fake Twilio answers as Twilio documents', () => {
       body: new URLSearchParams(form).toString(),
     });
 
-  beforeEach(async () => {
-    fake = new FakeTwilio({ stepMs: 5 });
+  /** Starts the fake (steps of `stepMs`) that `api` and `create` talk to, owning FROM. */
+  const startFake = async (stepMs: number) => {
+    fake = new FakeTwilio({ stepMs });
     await fake.start();
     fake.addNumber(FROM);
     auth = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
-  });
+  };
+
+  beforeEach(() => startFake(5));
 
   afterEach(async () => {
     await fake.stop();
@@ -200,10 +203,7 @@ describe('the fake Twilio answers as Twilio documents', () => {
     // A fake whose first step is a minute away: the message is still queued when it is listed
     // (with 5 ms steps, a busy machine could send it before the list is read).
     await fake.stop();
-    fake = new FakeTwilio({ stepMs: 60_000 });
-    await fake.start();
-    fake.addNumber(FROM);
-    auth = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`;
+    await startFake(60_000);
     await create([
       ['To', '+14155550188'],
       ['From', FROM],
