@@ -12,7 +12,13 @@ import { defineConfig } from 'tsup';
  * that none of them is reachable from the entry points' static imports).
  */
 export default defineConfig({
-  entry: ['src/main.ts', 'src/cli.ts'],
+  // The webhook sender thread's code is an entry of its own: the thread loads only what it uses.
+  // Named, so every entry lands directly in `dist/`, beside the chunk that starts the thread.
+  entry: {
+    main: 'src/main.ts',
+    cli: 'src/cli.ts',
+    'delivery-sender-worker': 'src/webhooks/delivery-sender-worker.ts',
+  },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: env(booleanFlag.default('false')),
   WEBHOOK_POLL_INTERVAL_MS: env(integer(10).default(1000)),
   WEBHOOK_CONCURRENCY: env(integer(1, 10_000).default(32)),
+  WEBHOOK_SENDER_THREAD: env(booleanFlag.default('true')),
   SSE_HEARTBEAT_MS: env(integer(10).default(15_000)),
   SSE_MAX_BUFFER_BYTES: env(integer(1024).default(1024 * 1024)),
   SSE_REPLAY_WINDOW_MS: env(integer(0).default(5 * 60 * 1000)),
@@ -165,6 +166,8 @@ export interface Config {
   webhookPollIntervalMs: number;
   /** Most webhook deliveries in flight at once (at most 2 per webhook). */
   webhookConcurrency: number;
+  /** Sign and send webhook deliveries on a worker thread of their own. */
+  webhookSenderThread: boolean;
   /** Interval of the `: heartbeat` comment on the event stream. */
   sseHeartbeatMs: number;
   /** Bytes an event-stream reader may leave unread before it is disconnected. */
@@ -280,6 +283,7 @@ export function loadConfig(
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
     webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookSenderThread: e.WEBHOOK_SENDER_THREAD,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     sseMaxBufferBytes: e.SSE_MAX_BUFFER_BYTES,
     sseReplayWindowMs: e.SSE_REPLAY_WINDOW_MS,

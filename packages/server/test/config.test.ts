@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       webhookAllowPrivateUrls: false,
       webhookPollIntervalMs: 1000,
       webhookConcurrency: 32,
+      webhookSenderThread: true,
       sseHeartbeatMs: 15_000,
       sseMaxBufferBytes: 1_048_576,
       sseReplayWindowMs: 300_000,

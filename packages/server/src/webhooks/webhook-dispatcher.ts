@@ -1,6 +1,5 @@
-import type { Agent } from 'undici';
 import type { Clock } from '../clock';
-import { createSafeDispatcher, type HostResolver } from '../egress/safe-dispatcher';
+import type { HostResolver } from '../egress/safe-dispatcher';
 import { assertSafeUrl, UnsafeUrlError } from '../egress/url-guard';
 import { newUuid } from '../ids';
 import {
@@ -12,10 +11,11 @@ import {
 import type { Store, UnitOfWork } from '../store/store';
 import type { Worker } from '../workers';
 import { type AttemptPlan, planAttempt } from './attempt-plan';
-import { type DeliveryOutcome, deliver } from './delivery-client';
+import type { DeliveryOutcome } from './delivery-client';
 import { DeliveryQueue, DeliveryQueueClosedError } from './delivery-queue';
+import { type DeliverySender, InlineDeliverySender } from './delivery-sender';
+import { ThreadDeliverySender } from './delivery-sender-thread';
 import { type RetrySchedule, spreadOverdue } from './retry-schedule';
-import { buildDeliveryHeaders } from './webhook-signer';
 
 /** Attempts overdue by at most this much when the dispatcher starts are not spread. */
 const SHORT_OUTAGE_MS = 60_000;
@@ -47,7 +47,16 @@ export interface WebhookDispatcherOptions {
   concurrency: number;
   /** Fallback poll interval (`WEBHOOK_POLL_INTERVAL_MS`); commits wake the dispatcher at once. */
   pollIntervalMs: number;
-  /** DNS resolver of the connect-time address check (tests script rebinding with it). */
+  /**
+   * Sign and send on a worker thread of its own (`WEBHOOK_SENDER_THREAD`), so the event loop
+   * that accepts sends and commits does not; ignored with a `resolver`, which cannot cross to
+   * another thread. Default false.
+   */
+  senderThread?: boolean;
+  /**
+   * DNS resolver of the connect-time address check (tests script rebinding with it); attempts
+   * are then made on the dispatcher's own thread.
+   */
   resolver?: HostResolver;
   /** Where to log deactivations and failures. */
   logger?: DispatcherLogger;
@@ -98,7 +107,7 @@ export class WebhookDispatcher implements Worker {
   readonly #options: WebhookDispatcherOptions;
   #log: DispatcherLogger;
   readonly #queue: DeliveryQueue;
-  readonly #agent: Agent;
+  readonly #sender: DeliverySender;
   readonly #leaseMs: number;
   /** Attempts handed to the queue and not settled yet, so a poll does not queue them twice. */
   readonly #queued = new Set<string>();
@@ -126,11 +135,11 @@ export class WebhookDispatcher implements Worker {
     this.#options = options;
     this.#log = options.logger ?? silentLogger;
     this.#queue = new DeliveryQueue({ concurrency: options.concurrency });
-    this.#agent = createSafeDispatcher({
-      allowPrivate: options.allowPrivate,
-      connectTimeoutMs: options.timeoutMs,
-      ...(options.resolver ? { resolver: options.resolver } : {}),
-    });
+    const senderOptions = { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate };
+    this.#sender =
+      options.senderThread && !options.resolver
+        ? new ThreadDeliverySender(senderOptions)
+        : new InlineDeliverySender({ ...senderOptions, resolver: options.resolver });
     this.#leaseMs = options.timeoutMs + LEASE_SLACK_MS;
   }
 
@@ -231,7 +240,7 @@ export class WebhookDispatcher implements Worker {
     // Attempts not started stay pending in the database: the next start makes them.
     await this.#queue.close();
     await Promise.allSettled(this.#recording);
-    await this.#agent.close();
+    await this.#sender.close();
   }
 
   async #spreadOverdue(): Promise<void> {
@@ -492,19 +501,14 @@ export class WebhookDispatcher implements Worker {
       };
     }
     const { delivery, payload } = claimed;
-    return deliver({
+    return this.#sender.send({
       url: target.url,
-      headers: buildDeliveryHeaders({
-        secret: target.secret,
-        body: payload,
-        timestamp: attemptedAt,
-        correlationId: claimed.correlationId,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-      }),
+      secret: target.secret,
       body: payload,
-      timeoutMs: this.#options.timeoutMs,
-      dispatcher: this.#agent,
+      timestamp: attemptedAt,
+      correlationId: claimed.correlationId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signingPrefix, WEBHOOK_SIGNATURE } from '@switchboard/contract';
+import { signingPrefix, WEBHOOK_SIGNATURE } from '@switchboard/contract/webhook-signature';
 
 /** The `User-Agent` of every webhook delivery. */
 export const WEBHOOK_USER_AGENT = 'Switchboard-Webhooks/1';

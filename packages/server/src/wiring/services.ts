@@ -134,6 +134,7 @@ export function createServices(
     timeoutMs: config.webhookTimeoutMs,
     allowPrivate: config.webhookAllowPrivateUrls,
     concurrency: config.webhookConcurrency,
+    senderThread: config.webhookSenderThread,
     pollIntervalMs: config.webhookPollIntervalMs,
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });

@@ -1,7 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freeLoopbackPort, installPacked, type PackedProject } from '@switchboard/testing';
+import {
+  freeLoopbackPort,
+  installPacked,
+  type PackedProject,
+  startLoopbackReceiver,
+} from '@switchboard/testing';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,10 +107,12 @@ describe('the packed server, installed alone', () => {
     expect(result.stdout.trim()).toBe(manifest.version);
   });
 
-  it('starts with npx switchboard serve, serves its docs and delivers a message', async () => {
+  it('starts with npx switchboard serve, serves its docs and delivers a message and its webhooks', async () => {
     const dir = tempDir();
     const databasePath = join(dir, 'switchboard.db');
-    const env = { DATABASE_URL: databasePath };
+    // The receiver is on the loopback; the webhooks go out from the built sender thread.
+    const env = { DATABASE_URL: databasePath, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+    const receiver = await startLoopbackReceiver();
     const seeded = await completion(npx(['--json', '--create-database', 'quickstart'], env));
     expect(seeded.code, seeded.stderr).toBe(0);
     const { apiKey } = JSON.parse(seeded.stdout) as { apiKey: { key: string } };
@@ -135,6 +142,12 @@ describe('the packed server, installed alone', () => {
       expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
 
       const headers = { authorization: `Bearer ${apiKey.key}`, 'content-type': 'application/json' };
+      const hook = await fetch(`${base}/v1/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `${receiver.origin}/hooks`, events: ['message.delivered'] }),
+      });
+      expect(hook.status).toBe(201);
       const sent = await fetch(`${base}/v1/messages`, {
         method: 'POST',
         headers,
@@ -151,6 +164,12 @@ describe('the packed server, installed alone', () => {
           { timeout: 15_000 },
         )
         .toBe('delivered');
+      await expect
+        .poll(() => receiver.requests.map((request) => request.headers['x-event-type']), {
+          timeout: 15_000,
+        })
+        .toEqual(['message.delivered']);
+      expect(receiver.requests[0]?.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
       // npx runs the server as a grandchild: the signal goes to the server itself, as a process
       // manager would send it, and npx ends with it.
       process.kill(serverPid(databasePath), 'SIGTERM');
@@ -158,6 +177,7 @@ describe('the packed server, installed alone', () => {
       expect(result.stdout).toContain('shutdown complete');
       expect(existsSync(`${databasePath}.lock`)).toBe(false);
     } finally {
+      await receiver.close();
       // A failed test leaves no server behind.
       if (existsSync(`${databasePath}.lock`)) {
         try {

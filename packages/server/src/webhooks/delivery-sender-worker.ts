@@ -1,0 +1,42 @@
+/**
+ * The webhook sender thread's entry point (built to `dist/delivery-sender-worker.js`): makes the
+ * attempts the main thread hands it with an {@link InlineDeliverySender} of its own and answers
+ * with their outcomes, gathered over one turn of its event loop.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DeliveryOutcome } from './delivery-client';
+import { InlineDeliverySender } from './delivery-sender';
+import type {
+  SenderThreadCommand,
+  SenderThreadData,
+  SenderThreadReply,
+} from './delivery-sender-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('delivery-sender-worker runs as a worker thread only');
+const sender = new InlineDeliverySender(workerData as SenderThreadData);
+let outcomes: Array<{ seq: number; outcome: DeliveryOutcome }> = [];
+
+function reply(message: SenderThreadReply): void {
+  port?.postMessage(message);
+}
+
+function answer(seq: number, outcome: DeliveryOutcome): void {
+  outcomes.push({ seq, outcome });
+  if (outcomes.length > 1) return;
+  setImmediate(() => {
+    const ready = outcomes;
+    outcomes = [];
+    reply({ kind: 'outcomes', outcomes: ready });
+  });
+}
+
+port.on('message', (command: SenderThreadCommand) => {
+  if (command.kind === 'close') {
+    void sender.close().finally(() => reply({ kind: 'closed' }));
+    return;
+  }
+  for (const { seq, request } of command.requests) {
+    void sender.send(request).then((outcome) => answer(seq, outcome));
+  }
+});
