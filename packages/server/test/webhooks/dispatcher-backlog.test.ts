@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PER_TARGET_BACKLOG } from '../../src/webhooks/webhook-dispatcher';
 import {
   buildWebhookApp,
   createWebhook,
@@ -33,7 +34,8 @@ async function recordBacklog(testApp: WebhookTestApp, count: number): Promise<st
  * How far a receiver's attempts may arrive from their due order. A receiver takes two at a time,
  * each started in due order, but one whose claim or request stalls (a loaded database) is
  * overtaken by the other slot's next attempts: three was seen on PostgreSQL in CI. Taking a later
- * look-up's attempts before an earlier one's would move them by a lane's quota (eight).
+ * look-up's attempts before an earlier one's would move them by a lane's quota
+ * ({@link PER_TARGET_BACKLOG}).
  */
 const OUT_OF_ORDER_AT_MOST = 4;
 
@@ -48,13 +50,14 @@ describe('a backlog larger than one look-up', () => {
       url: `${hook.origin}/h`,
       events: ['*'],
     });
-    const ids = await recordBacklog(testApp, 60);
+    const count = 2 * PER_TARGET_BACKLOG;
+    const ids = await recordBacklog(testApp, count);
 
-    await waitFor(() => hook.requests.length >= 60, 5000, 'every delivery of the backlog');
+    await waitFor(() => hook.requests.length >= count, 5000, 'every delivery of the backlog');
     await settle();
     const received = hook.requests.map((request) => request.headers['x-event-id']);
-    expect(received).toHaveLength(60);
-    expect(new Set(received).size).toBe(60);
+    expect(received).toHaveLength(count);
+    expect(new Set(received).size).toBe(count);
     expect(new Set(received)).toEqual(new Set(ids));
     // Taken in due order: no attempt overtakes one queued well before.
     for (const [position, id] of received.entries()) {
@@ -64,7 +67,7 @@ describe('a backlog larger than one look-up', () => {
     }
     await waitFor(async () => {
       const log = await deliveriesOf(testApp.app, testApp.auth, webhook.id);
-      return log.length === 60 && log.every((row) => row.status === 'delivered');
+      return log.length === count && log.every((row) => row.status === 'delivered');
     });
   });
 
@@ -77,23 +80,26 @@ describe('a backlog larger than one look-up', () => {
       url: `${quiet.origin}/quiet`,
       events: ['message.sent'],
     });
-    await recordBacklog(testApp, 40);
+    const count = PER_TARGET_BACKLOG + PER_TARGET_BACKLOG / 2;
+    await recordBacklog(testApp, count);
 
     await waitFor(
-      () => busy.requests.length >= 40 && quiet.requests.length >= 40,
+      () => busy.requests.length >= count && quiet.requests.length >= count,
       5000,
       'both backlogs',
     );
-    expect(busy.requests).toHaveLength(40);
-    expect(quiet.requests).toHaveLength(40);
+    expect(busy.requests).toHaveLength(count);
+    expect(quiet.requests).toHaveLength(count);
   });
 
   it('tops a lane up past a look-up that found less than a full quota but more than it had room for', async () => {
     const testApp = await buildWebhookApp({ env });
     // Slow receivers: at each top-up two attempts are in flight (leased, so the look-up does not
-    // list them, yet they hold room in the lane). Thirteen attempts each leave five in the
-    // database at the first top-up, which finds those and the two still queued, seven in all,
-    // and has room for four: one stays behind, and only a mark on the receiver brings it out.
+    // list them, yet they hold room in the lane). With a quota of Q, the first look-up queues Q,
+    // and the first top-up comes when Q/2 are left in the lane, two of them in flight. With
+    // 1.5 Q + 1 attempts it finds the Q/2 + 1 still in the database and the Q/2 - 2 queued, Q - 1
+    // in all (less than a full quota), and has room for Q/2: one stays behind, and only a mark
+    // on the receiver brings it out (Q = 8: thirteen attempts, seven found, room for four).
     const hooks: Awaited<ReturnType<typeof receiver>>[] = [];
     for (let index = 0; index < 6; index += 1) {
       const hook = await receiver((_request, response) => {
@@ -102,15 +108,16 @@ describe('a backlog larger than one look-up', () => {
       await createWebhook(testApp.app, testApp.auth, { url: `${hook.origin}/h`, events: ['*'] });
       hooks.push(hook);
     }
-    await recordBacklog(testApp, 13);
+    const count = PER_TARGET_BACKLOG + PER_TARGET_BACKLOG / 2 + 1;
+    await recordBacklog(testApp, count);
 
     await waitFor(
-      () => hooks.every((hook) => hook.requests.length >= 13),
+      () => hooks.every((hook) => hook.requests.length >= count),
       5000,
       'every attempt of every receiver',
     );
     await settle();
-    for (const hook of hooks) expect(hook.requests).toHaveLength(13);
+    for (const hook of hooks) expect(hook.requests).toHaveLength(count);
   });
 
   it('takes attempts committed one by one straight to their lanes, each once, in order', async () => {
@@ -123,19 +130,21 @@ describe('a backlog larger than one look-up', () => {
     const other = await receiver();
     await createWebhook(testApp.app, testApp.auth, { url: `${hook.origin}/h`, events: ['*'] });
     await createWebhook(testApp.app, testApp.auth, { url: `${other.origin}/o`, events: ['*'] });
-    // One commit after the other (their order is the order they are due in), each handed over.
+    // One commit after the other (their order is the order they are due in), each handed over:
+    // four quotas, so that the slow receiver's lane fills while they are committed.
+    const count = 4 * PER_TARGET_BACKLOG;
     const ids: string[] = [];
-    for (let index = 0; index < 30; index += 1) ids.push(...(await recordBacklog(testApp, 1)));
+    for (let index = 0; index < count; index += 1) ids.push(...(await recordBacklog(testApp, 1)));
 
     await waitFor(
-      () => hook.requests.length >= 30 && other.requests.length >= 30,
+      () => hook.requests.length >= count && other.requests.length >= count,
       5000,
       'every attempt of both receivers',
     );
     await settle();
     for (const received of [hook.requests, other.requests]) {
       const eventIds = received.map((request) => String(request.headers['x-event-id']));
-      expect(eventIds).toHaveLength(30);
+      expect(eventIds).toHaveLength(count);
       expect(new Set(eventIds)).toEqual(new Set(ids));
       for (const [position, id] of eventIds.entries()) {
         expect(Math.abs(ids.indexOf(id) - position)).toBeLessThanOrEqual(OUT_OF_ORDER_AT_MOST);
