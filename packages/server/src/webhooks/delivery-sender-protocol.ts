@@ -9,7 +9,15 @@ export type SenderThreadCommand =
   | { kind: 'send'; requests: ReadonlyArray<{ seq: number; request: DeliveryRequest }> }
   | { kind: 'close' };
 
-/** A message from the sender thread: outcomes of attempts (gathered over one turn), or stopped. */
+/**
+ * What became of one attempt in the thread: its outcome, or the message of the error that kept
+ * it from being made (as the sender on the event loop would have thrown it).
+ */
+export type SenderThreadResult =
+  | { seq: number; outcome: DeliveryOutcome }
+  | { seq: number; error: string };
+
+/** A message from the sender thread: results of attempts (gathered over one turn), or stopped. */
 export type SenderThreadReply =
-  | { kind: 'outcomes'; outcomes: ReadonlyArray<{ seq: number; outcome: DeliveryOutcome }> }
+  | { kind: 'outcomes'; outcomes: readonly SenderThreadResult[] }
   | { kind: 'closed' };

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import {
   type LoopbackReceiver,
   type ReceivedRequest,
@@ -6,7 +7,7 @@ import {
 } from '@switchboard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRequest } from './delivery-sender';
-import { ThreadDeliverySender } from './delivery-sender-thread';
+import { startSenderThread, ThreadDeliverySender } from './delivery-sender-thread';
 import { buildDeliveryHeaders } from './webhook-signer';
 
 const receivers: LoopbackReceiver[] = [];
@@ -18,10 +19,17 @@ async function receiver(handler?: (request: ReceivedRequest, response: ServerRes
   return started;
 }
 
-function sender(options: { allowPrivate?: boolean; timeoutMs?: number } = {}) {
+function sender(
+  options: {
+    allowPrivate?: boolean;
+    timeoutMs?: number;
+    startThread?: typeof startSenderThread;
+  } = {},
+) {
   const created = new ThreadDeliverySender({
     allowPrivate: options.allowPrivate ?? true,
     timeoutMs: options.timeoutMs ?? 5000,
+    ...(options.startThread ? { startThread: options.startThread } : {}),
   });
   senders.push(created);
   return created;
@@ -120,6 +128,56 @@ describe('ThreadDeliverySender', () => {
       kind: 'retryable',
       error: 'the webhook sender is closed',
     });
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it('fails an attempt that cannot be signed alone, as on the event loop, and keeps the thread', async () => {
+    const target = await receiver((_request, response) => response.writeHead(200).end());
+    const created = sender();
+    const [unsigned, signed] = await Promise.allSettled([
+      created.send(request(target.origin, { timestamp: Number.NaN })),
+      created.send(request(target.origin)),
+    ]);
+    expect(unsigned).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/timestamp/) },
+    });
+    expect(signed).toMatchObject({ status: 'fulfilled', value: { kind: 'delivered' } });
+    await expect(created.send(request(target.origin))).resolves.toMatchObject({
+      kind: 'delivered',
+    });
+    expect(target.requests).toHaveLength(2);
+  });
+
+  it('gives back the attempts of a thread that died as retryable, and starts a new one', async () => {
+    const target = await receiver((_request, response) => response.writeHead(200).end());
+    let started = 0;
+    const created = sender({
+      // The first thread dies on its first message; the next ones are real.
+      startThread: (workerData) => {
+        started += 1;
+        if (started > 1) return startSenderThread(workerData);
+        const dies =
+          "require('node:worker_threads').parentPort.on('message', () => process.exit(3));";
+        return new Worker(dies, { eval: true });
+      },
+    });
+    const lost = await Promise.all([
+      created.send(request(target.origin)),
+      created.send(request(target.origin)),
+    ]);
+    for (const outcome of lost) {
+      expect(outcome).toMatchObject({
+        kind: 'retryable',
+        statusCode: null,
+        error: 'the webhook sender thread stopped (exit code 3); will retry',
+      });
+    }
+    await expect(created.send(request(target.origin))).resolves.toMatchObject({
+      kind: 'delivered',
+      statusCode: 200,
+    });
+    expect(started).toBe(2);
     expect(target.requests).toHaveLength(1);
   });
 });

@@ -14,7 +14,7 @@ import type {
  * (`dist/`); from the `.ts` source when the server runs from its sources (tests, `pnpm dev`),
  * through tsx's require hook, as a thread does not inherit its parent's loaders.
  */
-function startWorker(workerData: SenderThreadData): Worker {
+export function startSenderThread(workerData: SenderThreadData): Worker {
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./delivery-sender-worker.js', import.meta.url), { workerData });
   }
@@ -26,7 +26,13 @@ function startWorker(workerData: SenderThreadData): Worker {
 
 interface Waiting {
   resolve: (outcome: DeliveryOutcome) => void;
-  request: DeliveryRequest;
+  reject: (error: Error) => void;
+}
+
+/** Options of {@link ThreadDeliverySender}. */
+export interface ThreadDeliverySenderOptions extends DeliverySenderOptions {
+  /** Starts a thread (default {@link startSenderThread}; tests start one that fails). */
+  startThread?: (workerData: SenderThreadData) => Worker;
 }
 
 /**
@@ -39,6 +45,7 @@ interface Waiting {
  */
 export class ThreadDeliverySender implements DeliverySender {
   readonly #options: SenderThreadData;
+  readonly #startThread: (workerData: SenderThreadData) => Worker;
   #worker: Worker | undefined;
   #seq = 0;
   readonly #waiting = new Map<number, Waiting>();
@@ -46,16 +53,17 @@ export class ThreadDeliverySender implements DeliverySender {
   #closing: Promise<void> | undefined;
 
   /** Creates the sender; the thread starts with the first {@link send}. */
-  constructor(options: DeliverySenderOptions) {
+  constructor(options: ThreadDeliverySenderOptions) {
     this.#options = { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate };
+    this.#startThread = options.startThread ?? startSenderThread;
   }
 
   send(request: DeliveryRequest): Promise<DeliveryOutcome> {
     if (this.#closing) return Promise.resolve(failed('the webhook sender is closed'));
     const worker = this.#worker ?? this.#start();
     const seq = ++this.#seq;
-    return new Promise((resolve) => {
-      this.#waiting.set(seq, { resolve, request });
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(seq, { resolve, reject });
       this.#batch.push({ seq, request });
       if (this.#batch.length > 1) return;
       // One message for every attempt started in this turn.
@@ -92,26 +100,31 @@ export class ThreadDeliverySender implements DeliverySender {
     });
   }
 
-  /** Calls `done` once `waiting` has its outcome. */
+  /** Calls `done` once `waiting` has its outcome or its error. */
   #afterOutcome(waiting: Waiting, done: () => void): void {
-    const resolve = waiting.resolve;
+    const { resolve, reject } = waiting;
     waiting.resolve = (outcome) => {
       resolve(outcome);
+      done();
+    };
+    waiting.reject = (error) => {
+      reject(error);
       done();
     };
   }
 
   #start(): Worker {
-    const worker = startWorker(this.#options);
+    const worker = this.#startThread(this.#options);
     // The dispatcher's stop closes it; a thread left idle never holds the process open.
     worker.unref();
     worker.on('message', (reply: SenderThreadReply) => {
       if (reply.kind !== 'outcomes') return;
-      for (const { seq, outcome } of reply.outcomes) {
-        const waiting = this.#waiting.get(seq);
+      for (const result of reply.outcomes) {
+        const waiting = this.#waiting.get(result.seq);
         if (!waiting) continue;
-        this.#waiting.delete(seq);
-        waiting.resolve(outcome);
+        this.#waiting.delete(result.seq);
+        if ('outcome' in result) waiting.resolve(result.outcome);
+        else waiting.reject(new Error(result.error));
       }
     });
     const lost = (why: string) => {

@@ -21,7 +21,10 @@ export interface DeliveryRequest {
   eventType: string;
 }
 
-/** Signs and POSTs delivery attempts; every failure comes back as an outcome, never a throw. */
+/**
+ * Signs and POSTs delivery attempts. Every failure of the request comes back as an outcome; only
+ * a request that cannot be signed (a timestamp that is not a time) rejects.
+ */
 export interface DeliverySender {
   /** Signs `request`, POSTs it and classifies the answer. */
   send(request: DeliveryRequest): Promise<DeliveryOutcome>;
