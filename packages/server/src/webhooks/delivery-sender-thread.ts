@@ -49,6 +49,8 @@ export class ThreadDeliverySender implements DeliverySender {
   #worker: Worker | undefined;
   #seq = 0;
   readonly #waiting = new Map<number, Waiting>();
+  /** The attempts handed over and not settled yet (closing waits for them). */
+  readonly #inFlight = new Set<Promise<DeliveryOutcome>>();
   #batch: Array<{ seq: number; request: DeliveryRequest }> = [];
   #closing: Promise<void> | undefined;
 
@@ -62,7 +64,7 @@ export class ThreadDeliverySender implements DeliverySender {
     if (this.#closing) return Promise.resolve(failed('the webhook sender is closed'));
     const worker = this.#worker ?? this.#start();
     const seq = ++this.#seq;
-    return new Promise((resolve, reject) => {
+    const sent = new Promise<DeliveryOutcome>((resolve, reject) => {
       this.#waiting.set(seq, { resolve, reject });
       this.#batch.push({ seq, request });
       if (this.#batch.length > 1) return;
@@ -74,6 +76,10 @@ export class ThreadDeliverySender implements DeliverySender {
         worker.postMessage(command);
       });
     });
+    this.#inFlight.add(sent);
+    const settled = () => this.#inFlight.delete(sent);
+    sent.then(settled, settled);
+    return sent;
   }
 
   close(): Promise<void> {
@@ -85,11 +91,7 @@ export class ThreadDeliverySender implements DeliverySender {
     const worker = this.#worker;
     if (!worker) return;
     // Attempts in flight end first (each within its deadline); their outcomes are recorded.
-    await Promise.all(
-      [...this.#waiting.values()].map(
-        (waiting) => new Promise<void>((done) => this.#afterOutcome(waiting, done)),
-      ),
-    );
+    await Promise.allSettled(this.#inFlight);
     await new Promise<void>((done) => {
       worker.once('exit', () => done());
       worker.on('message', (reply: SenderThreadReply) => {
@@ -98,19 +100,6 @@ export class ThreadDeliverySender implements DeliverySender {
       const command: SenderThreadCommand = { kind: 'close' };
       worker.postMessage(command);
     });
-  }
-
-  /** Calls `done` once `waiting` has its outcome or its error. */
-  #afterOutcome(waiting: Waiting, done: () => void): void {
-    const { resolve, reject } = waiting;
-    waiting.resolve = (outcome) => {
-      resolve(outcome);
-      done();
-    };
-    waiting.reject = (error) => {
-      reject(error);
-      done();
-    };
   }
 
   #start(): Worker {
