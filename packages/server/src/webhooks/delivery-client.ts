@@ -19,6 +19,21 @@ export interface DeliveryOutcome {
   responseBody: string | null;
 }
 
+/**
+ * The outcome of an attempt that got no answer (a refused URL, a network error, a timeout, a
+ * sender that stopped): retryable, with no status, response or `Retry-After`.
+ */
+export function unansweredOutcome(error: string, durationMs = 0): DeliveryOutcome {
+  return {
+    kind: 'retryable',
+    statusCode: null,
+    durationMs,
+    error,
+    retryAfter: null,
+    responseBody: null,
+  };
+}
+
 /** Bytes of a receiver's response body kept for the delivery log; the rest is discarded unread. */
 export const MAX_RESPONSE_BODY_BYTES = 4096;
 
@@ -133,16 +148,10 @@ export async function deliver(input: DeliverInput): Promise<DeliveryOutcome> {
       responseBody,
     };
   } catch (error) {
-    return {
-      kind: 'retryable',
-      statusCode: null,
-      durationMs: elapsed(),
-      error: timedOut
-        ? `receiver did not answer within ${input.timeoutMs} ms`
-        : describeError(error),
-      retryAfter: null,
-      responseBody: null,
-    };
+    return unansweredOutcome(
+      timedOut ? `receiver did not answer within ${input.timeoutMs} ms` : describeError(error),
+      elapsed(),
+    );
   } finally {
     clearTimeout(timer);
   }

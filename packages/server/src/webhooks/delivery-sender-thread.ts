@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DeliveryOutcome } from './delivery-client';
+import { type DeliveryOutcome, unansweredOutcome } from './delivery-client';
 import type { DeliveryRequest, DeliverySender, DeliverySenderOptions } from './delivery-sender';
 import type {
   SenderThreadCommand,
@@ -61,7 +61,7 @@ export class ThreadDeliverySender implements DeliverySender {
   }
 
   send(request: DeliveryRequest): Promise<DeliveryOutcome> {
-    if (this.#closing) return Promise.resolve(failed('the webhook sender is closed'));
+    if (this.#closing) return Promise.resolve(unansweredOutcome('the webhook sender is closed'));
     const worker = this.#worker ?? this.#start();
     const seq = ++this.#seq;
     const sent = new Promise<DeliveryOutcome>((resolve, reject) => {
@@ -122,7 +122,9 @@ export class ThreadDeliverySender implements DeliverySender {
       // Whether or not a request left, its outcome is unknown: a retry, as after a timeout.
       for (const [seq, waiting] of this.#waiting) {
         this.#waiting.delete(seq);
-        waiting.resolve(failed(`the webhook sender thread stopped (${why}); will retry`));
+        waiting.resolve(
+          unansweredOutcome(`the webhook sender thread stopped (${why}); will retry`),
+        );
       }
     };
     worker.on('error', (error) => lost(error.message));
@@ -130,16 +132,4 @@ export class ThreadDeliverySender implements DeliverySender {
     this.#worker = worker;
     return worker;
   }
-}
-
-/** A retryable outcome of an attempt the thread could not make or report. */
-function failed(error: string): DeliveryOutcome {
-  return {
-    kind: 'retryable',
-    statusCode: null,
-    durationMs: 0,
-    error,
-    retryAfter: null,
-    responseBody: null,
-  };
 }

@@ -11,7 +11,7 @@ import {
 import type { Store, UnitOfWork } from '../store/store';
 import type { Worker } from '../workers';
 import { type AttemptPlan, planAttempt } from './attempt-plan';
-import type { DeliveryOutcome } from './delivery-client';
+import { type DeliveryOutcome, unansweredOutcome } from './delivery-client';
 import { DeliveryQueue, DeliveryQueueClosedError } from './delivery-queue';
 import { type DeliverySender, InlineDeliverySender } from './delivery-sender';
 import { ThreadDeliverySender } from './delivery-sender-thread';
@@ -498,14 +498,7 @@ export class WebhookDispatcher implements Worker {
       assertSafeUrl(target.url, { allowPrivate: this.#options.allowPrivate });
     } catch (error) {
       if (!(error instanceof UnsafeUrlError)) throw error;
-      return {
-        kind: 'retryable',
-        statusCode: null,
-        durationMs: 0,
-        error: error.message,
-        retryAfter: null,
-        responseBody: null,
-      };
+      return unansweredOutcome(error.message);
     }
     const { delivery, payload } = claimed;
     return this.#sender.send({
