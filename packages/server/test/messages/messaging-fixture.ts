@@ -91,9 +91,31 @@ export function withHelpers(
     expect(response.statusCode, response.body).toBe(200);
     return bodyOf<{ data: Message }>(response).data;
   };
-  const waitFor = (id: string, done: (message: Message) => boolean, timeoutMs = 5_000) => {
+  const published = (id: string) =>
+    facts.events.filter(
+      (event) => 'data' in event && (event.data as { messageId?: string }).messageId === id,
+    );
+  // A status is committed with its event, but the event is published once the commit is
+  // acknowledged: on PostgreSQL another connection can read the status first. Waiting for the
+  // events the log holds to be published keeps `eventTypes` in step with what `get` saw.
+  // (Only events logged after `facts.events` began to listen: a reopened app never hears older ones.)
+  const logged = () =>
+    testApp.app.store.events.listAfter(
+      facts.customerId,
+      { createdAt: new Date(0), id: '' },
+      10_000,
+    );
+  const before = logged().then((events) => new Set(events.map((event) => event.id)));
+  const eventsCaughtUp = async (id: string) => {
+    const [earlier, now] = await Promise.all([before, logged()]);
+    const seen = new Set(published(id).map((event) => ('id' in event ? event.id : '')));
+    return now.every(
+      (event) => event.messageId !== id || earlier.has(event.id) || seen.has(event.id),
+    );
+  };
+  const waitFor = async (id: string, done: (message: Message) => boolean, timeoutMs = 5_000) => {
     let last: Message | undefined;
-    return waitUntil(
+    const reached = await waitUntil(
       async () => {
         last = await get(id);
         return done(last) && last;
@@ -101,6 +123,8 @@ export function withHelpers(
       timeoutMs,
       () => `message ${id} to get there: ${JSON.stringify(last)}`,
     );
+    await waitUntil(() => eventsCaughtUp(id), timeoutMs, `the events of message ${id}`);
+    return reached;
   };
   return {
     ...testApp,
@@ -115,12 +139,7 @@ export function withHelpers(
     get,
     waitFor,
     waitForStatus: (id, ...statuses) => waitFor(id, (message) => statuses.includes(message.status)),
-    eventTypes: (id) =>
-      facts.events
-        .filter(
-          (event) => 'data' in event && (event.data as { messageId?: string }).messageId === id,
-        )
-        .map((event) => event.type),
+    eventTypes: (id) => published(id).map((event) => event.type),
   };
 }
 
