@@ -201,6 +201,14 @@ export interface MessageListQuery {
   after?: CreatedCursor;
 }
 
+/** Further conditions of {@link MessageRepository.transition}. */
+export interface TransitionOptions {
+  /** A deleted message changes too. */
+  includeDeleted?: boolean;
+  /** Only while the message is in this retry (its `retryCount`). */
+  retryCount?: number;
+}
+
 /**
  * Messages. Customer-facing reads are scoped by customer; the worker-side reads (dispatcher,
  * scheduler, provider events) look messages up by id or state across customers.
@@ -251,13 +259,14 @@ export interface MessageRepository {
   claimStale(id: string, status: MessageStatus, before: Date, now: Date): Promise<boolean>;
   /**
    * Applies `patch` when the message is still in one of `from` (and not deleted, unless
-   * `includeDeleted`); false when another worker or request changed it first.
+   * `includeDeleted`; and in retry `retryCount`, when given); false when another worker or
+   * request changed it first.
    */
   transition(
     id: string,
     from: readonly MessageStatus[],
     patch: MessagePatch,
-    options?: { includeDeleted?: boolean },
+    options?: TransitionOptions,
   ): Promise<boolean>;
   /** Applies `patch` unconditionally. */
   update(id: string, patch: MessagePatch): Promise<void>;

@@ -160,6 +160,36 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect((await store.messages.findById('c1', 'm1'))?.status).toBe('pending');
       }));
 
+    it('moves a message only in the retry and while not deleted, when asked', () =>
+      withSeededStore(async (store) => {
+        await store.messages.insert(message('m1', { retryCount: 1 }));
+        const patch = { status: 'pending' as const, updatedAt: at(1) };
+        expect(await store.messages.transition('m1', ['queued'], patch, { retryCount: 0 })).toBe(
+          false,
+        );
+        expect((await store.messages.findById('c1', 'm1'))?.status).toBe('queued');
+        await store.messages.update('m1', { deletedAt: at(2) });
+        expect(await store.messages.transition('m1', ['queued'], patch, { retryCount: 1 })).toBe(
+          false,
+        );
+        await store.messages.update('m1', { deletedAt: null });
+        expect(await store.messages.transition('m1', ['queued'], patch, { retryCount: 1 })).toBe(
+          true,
+        );
+        expect((await store.messages.findById('c1', 'm1'))?.status).toBe('pending');
+        expect(
+          await store.messages.transition(
+            'm1',
+            ['pending'],
+            { status: 'sent' },
+            {
+              retryCount: 1,
+              includeDeleted: true,
+            },
+          ),
+        ).toBe(true);
+      }));
+
     it('lists messages left unchanged in a status and lets one racer take each over', () =>
       withSeededStore(async (store) => {
         await store.messages.insert(message('old', { status: 'pending', updatedAt: at(0) }));

@@ -10,6 +10,7 @@ import { isProviderError } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { OutboundUrlPolicy } from '../../egress/outbound-url';
 import type { ProviderHub } from '../../providers/provider-hub';
+import type { MessageAttemptRecord } from '../../store/message-attempt-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
@@ -475,22 +476,15 @@ export class MessageDelivery {
     from: 'queued' | 'pending',
   ): Promise<boolean> {
     const first = firstChoice(message);
+    if (from === 'queued' && channel === first)
+      return this.#claimFirstAttempt(message, channel, instanceId);
     return this.options.store.transaction(async (tx) => {
       const current = await tx.messages.findByIdInAnyCustomer(message.id);
       if (current?.status !== from || current.retryCount !== message.retryCount) {
         return false;
       }
       const now = this.options.clock.now();
-      await tx.messageAttempts.insert({
-        attemptId: attemptIdOf(message.id, message.retryCount, channel),
-        messageId: message.id,
-        customerId: message.customerId,
-        instanceId,
-        attempt: message.retryCount,
-        channel,
-        externalId: null,
-        createdAt: new Date(now),
-      });
+      await tx.messageAttempts.insert(newAttempt(message, channel, instanceId, now));
       const updated: MessageRecord = {
         ...current,
         status: 'pending',
@@ -511,6 +505,43 @@ export class MessageDelivery {
           reason: departure?.reason ?? 'unavailable',
         });
       }
+      return true;
+    });
+  }
+
+  /**
+   * {@link #startAttempt} of a `queued` message on its first choice, the common case: one
+   * conditional update claims it (still `queued`, in the same retry, not deleted) instead of
+   * reading it again first. While it is `queued` no worker has changed it since `message` was
+   * read, so the columns that change are those `message` says; no fallback event is due.
+   */
+  async #claimFirstAttempt(
+    message: MessageRecord,
+    channel: Channel,
+    instanceId: string,
+  ): Promise<boolean> {
+    return this.options.store.transaction(async (tx) => {
+      const now = this.options.clock.now();
+      const updated: MessageRecord = {
+        ...message,
+        status: 'pending',
+        channel,
+        instanceId,
+        fallbackTriggered: false,
+        updatedAt: new Date(now),
+      };
+      const patch = {
+        ...patchOf(updated, message),
+        ...(instanceId === message.instanceId ? {} : { instanceId }),
+      };
+      if (
+        !(await tx.messages.transition(message.id, ['queued'], patch, {
+          retryCount: message.retryCount,
+        }))
+      ) {
+        return false;
+      }
+      await tx.messageAttempts.insert(newAttempt(message, channel, instanceId, now));
       return true;
     });
   }
@@ -757,4 +788,23 @@ function renamed(filename: string, file: PreparedFile): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The attempt row of `message`'s current retry on `channel`, started at `now`. */
+function newAttempt(
+  message: MessageRecord,
+  channel: Channel,
+  instanceId: string,
+  now: number,
+): MessageAttemptRecord {
+  return {
+    attemptId: attemptIdOf(message.id, message.retryCount, channel),
+    messageId: message.id,
+    customerId: message.customerId,
+    instanceId,
+    attempt: message.retryCount,
+    channel,
+    externalId: null,
+    createdAt: new Date(now),
+  };
 }

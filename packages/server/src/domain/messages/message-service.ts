@@ -89,12 +89,9 @@ export class MessageService {
     await this.#options.mediaLimits?.assertFits(message);
 
     return store.transaction(async (tx): Promise<SendOutcome> => {
-      if (key !== undefined) {
-        const existing = await tx.messages.findByIdempotencyKey(customerId, key);
-        if (existing) return { created: false, message: existing };
-      }
+      // The insert skips a row whose idempotency key is taken (a send with the same key that
+      // committed after the check above, in this process or another): no second look first.
       if (!(await tx.messages.insert(message))) {
-        // Another process inserted the same key between our check and our insert.
         const existing =
           key === undefined ? undefined : await tx.messages.findByIdempotencyKey(customerId, key);
         if (!existing) throw new Error(`message ${message.id} could not be stored`);

@@ -21,6 +21,7 @@ import type {
   MessageRecord,
   MessageRepository,
   ScheduledCursor,
+  TransitionOptions,
 } from '../message-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
 import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
@@ -52,10 +53,13 @@ const insertMessage = preparedInsert(messages, { onConflictDoNothing: true });
 const updateById = preparedUpdate(messages, () => eq(messages.id, sql.placeholder('$id')));
 
 /**
- * A message by id in one of `from`'s statuses, deleted or not: the variant `<n>` or `<n>+deleted`
- * names how many statuses (placeholders `$from0`…) and whether a deleted message changes too.
+ * A variant of {@link updateInStatus}: how many statuses (placeholders `$from0`…), then
+ * `+deleted` when a deleted message changes too, `+retry` when only retry `$retryCount` does.
  */
-const updateInStatus = preparedUpdate(messages, (variant: `${number}` | `${number}+deleted`) => {
+type InStatusVariant = `${number}${'' | '+deleted'}${'' | '+retry'}`;
+
+/** A message by id in one of `from`'s statuses (see {@link InStatusVariant}). */
+const updateInStatus = preparedUpdate(messages, (variant: InStatusVariant) => {
   const statuses = Number.parseInt(variant, 10);
   return and(
     eq(messages.id, sql.placeholder('$id')),
@@ -63,7 +67,10 @@ const updateInStatus = preparedUpdate(messages, (variant: `${number}` | `${numbe
       messages.status,
       Array.from({ length: statuses }, (_, index) => sql.placeholder(`$from${index}`)),
     ),
-    variant.endsWith('+deleted') ? undefined : isNull(messages.deletedAt),
+    variant.includes('+deleted') ? undefined : isNull(messages.deletedAt),
+    variant.includes('+retry')
+      ? eq(messages.retryCount, sql.placeholder('$retryCount'))
+      : undefined,
   );
 });
 
@@ -257,14 +264,13 @@ export class PgMessageRepository implements MessageRepository {
     id: string,
     from: readonly MessageStatus[],
     patch: MessagePatch,
-    options: { includeDeleted?: boolean } = {},
+    options: TransitionOptions = {},
   ): Promise<boolean> {
     if (from.length === 0) return Promise.resolve(false);
     const keys: Record<`$${string}`, unknown> = { $id: id };
     for (const [index, status] of from.entries()) keys[`$from${index}`] = status;
-    const variant = options.includeDeleted
-      ? (`${from.length}+deleted` as const)
-      : (`${from.length}` as const);
+    if (options.retryCount !== undefined) keys.$retryCount = options.retryCount;
+    const variant: InStatusVariant = `${from.length}${options.includeDeleted ? '+deleted' : ''}${options.retryCount === undefined ? '' : '+retry'}`;
     return this.run(async (db) => (await updateInStatus(db, patch, keys, variant)) > 0);
   }
 

@@ -22,6 +22,7 @@ import type {
   MessageRecord,
   MessageRepository,
   ScheduledCursor,
+  TransitionOptions,
 } from '../message-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
@@ -353,7 +354,7 @@ export class SqliteMessageRepository implements MessageRepository {
     id: string,
     from: readonly MessageStatus[],
     patch: MessagePatch,
-    options: { includeDeleted?: boolean } = {},
+    options: TransitionOptions = {},
   ): Promise<boolean> {
     return this.run(
       (db) =>
@@ -361,6 +362,7 @@ export class SqliteMessageRepository implements MessageRepository {
           id,
           status: from,
           deletedAt: options.includeDeleted ? undefined : null,
+          retryCount: options.retryCount,
         }) > 0,
     );
   }
