@@ -201,6 +201,14 @@ export interface MessageListQuery {
   after?: CreatedCursor;
 }
 
+/** Which attempt of a message: its retry and channel (an attempt's id is made of them). */
+export interface AttemptKey {
+  /** The message's `retryCount` when the attempt was made. */
+  retryCount: number;
+  /** The attempt's channel. */
+  channel: Channel;
+}
+
 /** Further conditions of {@link MessageRepository.transition}. */
 export interface TransitionOptions {
   /** A deleted message changes too. */
@@ -268,6 +276,18 @@ export interface MessageRepository {
     patch: MessagePatch,
     options?: TransitionOptions,
   ): Promise<boolean>;
+  /**
+   * Records the provider id of the message's current attempt (and its segment count, when
+   * known): only while the message is still in `attempt`'s retry and on its channel, and its
+   * provider id is unset or already `externalId` (a status update may have recorded it first).
+   * A message that has moved on (a retry, a fallback) is left alone.
+   */
+  recordProviderId(
+    id: string,
+    attempt: AttemptKey,
+    externalId: string,
+    segments?: number,
+  ): Promise<void>;
   /** Applies `patch` unconditionally. */
   update(id: string, patch: MessagePatch): Promise<void>;
   /** Stores the bytes of a `base64` attachment. */

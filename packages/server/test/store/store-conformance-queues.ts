@@ -190,6 +190,29 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         ).toBe(true);
       }));
 
+    it('records a provider id only on the attempt the message is still on', () =>
+      withSeededStore(async (store) => {
+        const sms = { retryCount: 1, channel: 'sms' as const };
+        await store.messages.insert(message('m1', { status: 'pending', ...sms }));
+        const stored = async () => {
+          const found = await store.messages.findById('c1', 'm1');
+          return [found?.externalId, found?.segments];
+        };
+        // Another retry or channel: the message has moved past that attempt.
+        await store.messages.recordProviderId('m1', { ...sms, retryCount: 0 }, 'SM0', 2);
+        await store.messages.recordProviderId('m1', { ...sms, channel: 'imessage' }, 'SM0', 2);
+        expect(await stored()).toEqual([null, null]);
+        await store.messages.recordProviderId('m1', sms, 'SM1', 3);
+        expect(await stored()).toEqual(['SM1', 3]);
+        // Another provider id does not replace it; the same one (a status update's) takes the count.
+        await store.messages.recordProviderId('m1', sms, 'SM2', 5);
+        expect(await stored()).toEqual(['SM1', 3]);
+        await store.messages.recordProviderId('m1', sms, 'SM1', 4);
+        expect(await stored()).toEqual(['SM1', 4]);
+        await store.messages.recordProviderId('m1', sms, 'SM1');
+        expect(await stored()).toEqual(['SM1', 4]);
+      }));
+
     it('lists messages left unchanged in a status and lets one racer take each over', () =>
       withSeededStore(async (store) => {
         await store.messages.insert(message('old', { status: 'pending', updatedAt: at(0) }));

@@ -591,11 +591,17 @@ export class MessageDelivery {
           })),
         );
       }
-      const message = await tx.messages.findByIdInAnyCustomer(messageId);
-      // A status callback may have recorded the provider id first (it can commit before this
-      // transaction on PostgreSQL); the segments and files of the same send still belong here.
       // The attempt is the message's current one while its retry count and channel are the
-      // attempt's (its id is made of them: no need to read its row back).
+      // attempt's (its id is made of them: no need to read its row back). A status callback may
+      // have recorded the provider id first (it can commit before this transaction on
+      // PostgreSQL); the segments and files of the same send still belong here.
+      if (files === undefined) {
+        const attempt = { retryCount: sent.retryCount, channel };
+        await tx.messages.recordProviderId(messageId, attempt, externalId, segments);
+        return;
+      }
+      // The files' conversions are merged into the attachments as they are now.
+      const message = await tx.messages.findByIdInAnyCustomer(messageId);
       if (
         message &&
         (message.externalId === null || message.externalId === externalId) &&
@@ -605,7 +611,7 @@ export class MessageDelivery {
         await tx.messages.update(messageId, {
           externalId,
           ...(segments === undefined ? {} : { segments }),
-          ...(files === undefined ? {} : { attachments: withPreparedFiles(message, files) }),
+          attachments: withPreparedFiles(message, files),
         });
       }
     });

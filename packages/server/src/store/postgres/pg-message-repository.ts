@@ -16,6 +16,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type {
+  AttemptKey,
   MessageListQuery,
   MessagePatch,
   MessageRecord,
@@ -48,6 +49,21 @@ const visible = (customerId: string) =>
   );
 
 const insertMessage = preparedInsert(messages, { onConflictDoNothing: true });
+
+/**
+ * A message by id in retry `$retryCount` on channel `$channel`, with no provider id yet
+ * (`unset`) or with provider id `$externalId` (`recorded`).
+ */
+const updateOfAttempt = preparedUpdate(messages, (variant: 'unset' | 'recorded') =>
+  and(
+    eq(messages.id, sql.placeholder('$id')),
+    eq(messages.retryCount, sql.placeholder('$retryCount')),
+    eq(messages.channel, sql.placeholder('$channel')),
+    variant === 'unset'
+      ? isNull(messages.externalId)
+      : eq(messages.externalId, sql.placeholder('$externalId')),
+  ),
+);
 
 /** A message by id (any change of it). */
 const updateById = preparedUpdate(messages, () => eq(messages.id, sql.placeholder('$id')));
@@ -272,6 +288,23 @@ export class PgMessageRepository implements MessageRepository {
     if (options.retryCount !== undefined) keys.$retryCount = options.retryCount;
     const variant: InStatusVariant = `${from.length}${options.includeDeleted ? '+deleted' : ''}${options.retryCount === undefined ? '' : '+retry'}`;
     return this.run(async (db) => (await updateInStatus(db, patch, keys, variant)) > 0);
+  }
+
+  recordProviderId(
+    id: string,
+    attempt: AttemptKey,
+    externalId: string,
+    segments?: number,
+  ): Promise<void> {
+    const keys = { $id: id, $retryCount: attempt.retryCount, $channel: attempt.channel };
+    return this.run(async (db) => {
+      const patch = { externalId, ...(segments === undefined ? {} : { segments }) };
+      if ((await updateOfAttempt(db, patch, keys, 'unset')) > 0) return;
+      // Recorded first by a status update: the segment count still belongs here.
+      if (segments !== undefined) {
+        await updateOfAttempt(db, { segments }, { ...keys, $externalId: externalId }, 'recorded');
+      }
+    });
   }
 
   update(id: string, patch: MessagePatch): Promise<void> {

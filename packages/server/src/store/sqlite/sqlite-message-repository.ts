@@ -17,6 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type {
+  AttemptKey,
   MessageListQuery,
   MessagePatch,
   MessageRecord,
@@ -365,6 +366,22 @@ export class SqliteMessageRepository implements MessageRepository {
           retryCount: options.retryCount,
         }) > 0,
     );
+  }
+
+  recordProviderId(
+    id: string,
+    attempt: AttemptKey,
+    externalId: string,
+    segments?: number,
+  ): Promise<void> {
+    const current = { id, retryCount: attempt.retryCount, channel: attempt.channel };
+    return this.run((db) => {
+      const patch = { externalId, ...(segments === undefined ? {} : { segments }) };
+      if (updateRows(db, messages, patch, { ...current, externalId: null }) > 0) return;
+      // Recorded first by a status update: the segment count still belongs here.
+      if (segments !== undefined)
+        updateRows(db, messages, { segments }, { ...current, externalId });
+    });
   }
 
   update(id: string, patch: MessagePatch): Promise<void> {
