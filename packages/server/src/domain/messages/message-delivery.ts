@@ -10,7 +10,6 @@ import { isProviderError } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { OutboundUrlPolicy } from '../../egress/outbound-url';
 import type { ProviderHub } from '../../providers/provider-hub';
-import type { MessageAttemptRecord } from '../../store/message-attempt-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
@@ -467,6 +466,10 @@ export class MessageDelivery {
    * Records the attempt on `channel` (and `message.fallback` when it is not the first choice) in
    * one transaction, claiming a message still `queued` (`from`) in it; false when the message is
    * no longer `from` (deleted, canceled, failed, or claimed by another worker meanwhile).
+   *
+   * A `queued` message on its first choice (the common case) is not read again: one conditional
+   * update claims it (still `queued`, in the same retry, not deleted). While it is `queued` no
+   * worker has changed it since `message` was read, and no fallback event needs it as it is now.
    */
   async #startAttempt(
     message: MessageRecord,
@@ -476,15 +479,13 @@ export class MessageDelivery {
     from: 'queued' | 'pending',
   ): Promise<boolean> {
     const first = firstChoice(message);
-    if (from === 'queued' && channel === first)
-      return this.#claimFirstAttempt(message, channel, instanceId);
+    const claimOnly = from === 'queued' && channel === first;
     return this.options.store.transaction(async (tx) => {
-      const current = await tx.messages.findByIdInAnyCustomer(message.id);
+      const current = claimOnly ? message : await tx.messages.findByIdInAnyCustomer(message.id);
       if (current?.status !== from || current.retryCount !== message.retryCount) {
         return false;
       }
       const now = this.options.clock.now();
-      await tx.messageAttempts.insert(newAttempt(message, channel, instanceId, now));
       const updated: MessageRecord = {
         ...current,
         status: 'pending',
@@ -494,9 +495,25 @@ export class MessageDelivery {
         updatedAt: new Date(now),
       };
       // The message now lives on the instance carrying its attempt (its statuses come from it).
-      await tx.messages.update(message.id, {
+      const patch = {
         ...patchOf(updated, current),
         ...(instanceId === current.instanceId ? {} : { instanceId }),
+      };
+      if (claimOnly) {
+        const retry = { retryCount: message.retryCount };
+        if (!(await tx.messages.transition(message.id, [from], patch, retry))) return false;
+      } else {
+        await tx.messages.update(message.id, patch);
+      }
+      await tx.messageAttempts.insert({
+        attemptId: attemptIdOf(message.id, message.retryCount, channel),
+        messageId: message.id,
+        customerId: message.customerId,
+        instanceId,
+        attempt: message.retryCount,
+        channel,
+        externalId: null,
+        createdAt: new Date(now),
       });
       if (channel !== first && first !== undefined) {
         await this.options.events.fallback(tx, updated, updated.correlationId, {
@@ -505,43 +522,6 @@ export class MessageDelivery {
           reason: departure?.reason ?? 'unavailable',
         });
       }
-      return true;
-    });
-  }
-
-  /**
-   * {@link #startAttempt} of a `queued` message on its first choice, the common case: one
-   * conditional update claims it (still `queued`, in the same retry, not deleted) instead of
-   * reading it again first. While it is `queued` no worker has changed it since `message` was
-   * read, so the columns that change are those `message` says; no fallback event is due.
-   */
-  async #claimFirstAttempt(
-    message: MessageRecord,
-    channel: Channel,
-    instanceId: string,
-  ): Promise<boolean> {
-    return this.options.store.transaction(async (tx) => {
-      const now = this.options.clock.now();
-      const updated: MessageRecord = {
-        ...message,
-        status: 'pending',
-        channel,
-        instanceId,
-        fallbackTriggered: false,
-        updatedAt: new Date(now),
-      };
-      const patch = {
-        ...patchOf(updated, message),
-        ...(instanceId === message.instanceId ? {} : { instanceId }),
-      };
-      if (
-        !(await tx.messages.transition(message.id, ['queued'], patch, {
-          retryCount: message.retryCount,
-        }))
-      ) {
-        return false;
-      }
-      await tx.messageAttempts.insert(newAttempt(message, channel, instanceId, now));
       return true;
     });
   }
@@ -794,23 +774,4 @@ function renamed(filename: string, file: PreparedFile): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The attempt row of `message`'s current retry on `channel`, started at `now`. */
-function newAttempt(
-  message: MessageRecord,
-  channel: Channel,
-  instanceId: string,
-  now: number,
-): MessageAttemptRecord {
-  return {
-    attemptId: attemptIdOf(message.id, message.retryCount, channel),
-    messageId: message.id,
-    customerId: message.customerId,
-    instanceId,
-    attempt: message.retryCount,
-    channel,
-    externalId: null,
-    createdAt: new Date(now),
-  };
 }
