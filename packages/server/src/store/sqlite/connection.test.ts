@@ -1,7 +1,8 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/test-app';
-import { openSqlite } from './connection';
+import { openSqlite, SQLITE_PAGE_SIZE } from './connection';
 
 describe('openSqlite', () => {
   it('opens in WAL mode with foreign keys, NORMAL sync and temporary storage in memory', () => {
@@ -14,6 +15,38 @@ describe('openSqlite', () => {
       expect(sqlite.pragma('temp_store', { simple: true })).toBe(2);
     } finally {
       sqlite.close();
+    }
+  });
+
+  it('creates a new database with 2 KiB pages and keeps the page size of an existing one', () => {
+    const dir = tempDir();
+    const created = openSqlite(join(dir, 'new.db'));
+    try {
+      created.exec('create table t (id integer primary key, body text)');
+      expect(SQLITE_PAGE_SIZE).toBe(2048);
+      expect(created.pragma('page_size', { simple: true })).toBe(2048);
+    } finally {
+      created.close();
+    }
+    // A database made by an earlier version (SQLite's default 4 KiB pages, already in WAL mode).
+    const olderPath = join(dir, 'older.db');
+    const older = new Database(olderPath);
+    older.pragma('journal_mode = WAL');
+    older.exec(
+      "create table t (id integer primary key, body text); insert into t (body) values ('kept')",
+    );
+    older.close();
+    const reopened = openSqlite(olderPath);
+    try {
+      expect(reopened.pragma('page_size', { simple: true })).toBe(4096);
+      expect(reopened.pragma('journal_mode', { simple: true })).toBe('wal');
+      reopened.prepare("insert into t (body) values ('added')").run();
+      expect(reopened.prepare('select body from t order by id').pluck().all()).toEqual([
+        'kept',
+        'added',
+      ]);
+    } finally {
+      reopened.close();
     }
   });
 
