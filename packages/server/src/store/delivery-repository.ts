@@ -191,6 +191,17 @@ export interface DeliveryRepository {
     options?: { ignoreDueTime?: boolean },
   ): Promise<ClaimedDelivery | undefined>;
   /**
+   * {@link claim} of several due attempts at once (the dispatcher's claims of one moment, in one
+   * statement and one read): the attempts of `ids` taken, in no particular order; the others were
+   * no longer pending, not due, or leased.
+   */
+  claimMany(
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<ClaimedDelivery[]>;
+  /**
    * Records the result of a claimed attempt; false when `owner` lost the lease meanwhile.
    * `resetStreak` also ends the streak of exhausted chains of the attempt's webhook (after a 2xx),
    * in the same step: one statement on PostgreSQL, so the pair needs no transaction there.

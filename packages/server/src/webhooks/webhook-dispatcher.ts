@@ -8,7 +8,8 @@ import {
   type DeliveryResult,
   deliveryTargetKey,
 } from '../store/delivery-repository';
-import type { Store, UnitOfWork } from '../store/store';
+import { GroupedBatch } from '../store/grouped-batch';
+import type { Store } from '../store/store';
 import type { Worker } from '../workers';
 import { type AttemptPlan, planAttempt } from './attempt-plan';
 import { type DeliveryOutcome, unansweredOutcome } from './delivery-client';
@@ -64,6 +65,16 @@ export interface WebhookDispatcherOptions {
   overdueWindowMs?: number;
   /** Consecutive exhausted chains that deactivate a webhook. Default 3 (spec). */
   deactivateAfter?: number;
+}
+
+/** The recorded outcome of one claimed attempt, settled without a transaction. */
+interface Completion {
+  /** The attempt. */
+  id: string;
+  /** Its result. */
+  result: DeliveryResult;
+  /** Whether it also ends its webhook's streak of exhausted chains (a 2xx). */
+  resetStreak: boolean;
 }
 
 /** The outcome of one attempt, as the synchronous test endpoint reports it. */
@@ -126,6 +137,16 @@ export class WebhookDispatcher implements Worker {
   /** Receivers to top up once their attempts settle (see {@link REFILL_AT}). */
   readonly #toRefill = new Set<string>();
   #refilling: Promise<void> | undefined;
+  /**
+   * The claims of one moment, made in one unit (one UPDATE and one read for all of them on
+   * SQLite, where each was a unit of its own): the attempts `#claimAndAttempt` takes up.
+   */
+  readonly #claims: GroupedBatch<string, ClaimedDelivery | undefined>;
+  /**
+   * The completions of one moment that need no transaction (no next attempt, no exhausted
+   * chain: nearly all of them), recorded in one unit instead of a unit each.
+   */
+  readonly #completions: GroupedBatch<Completion, boolean>;
   /** Outcomes of attempts made and not yet committed (the stop waits for them). */
   readonly #recording = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
@@ -145,6 +166,24 @@ export class WebhookDispatcher implements Worker {
         ? new ThreadDeliverySender(senderOptions)
         : new InlineDeliverySender({ ...senderOptions, resolver: options.resolver });
     this.#leaseMs = options.timeoutMs + LEASE_SLACK_MS;
+    this.#claims = new GroupedBatch(options.store, async (tx, ids) => {
+      const now = options.clock.now();
+      const taken = await tx.deliveries.claimMany(
+        ids,
+        this.owner,
+        new Date(now),
+        new Date(now + this.#leaseMs),
+      );
+      const byId = new Map(taken.map((claimed) => [claimed.delivery.id, claimed]));
+      return ids.map((id) => byId.get(id));
+    });
+    this.#completions = new GroupedBatch(options.store, async (tx, completions) => {
+      const settled: boolean[] = [];
+      for (const { id, result, resetStreak } of completions) {
+        settled.push(await tx.deliveries.complete(id, this.owner, result, { resetStreak }));
+      }
+      return settled;
+    });
   }
 
   /**
@@ -367,13 +406,7 @@ export class WebhookDispatcher implements Worker {
   }
 
   async #claimAndAttempt(id: string): Promise<void> {
-    const { store, clock } = this.#options;
-    const now = clock.now();
-    // Grouped only to share SQLite's group commit with the other claims and completions of the
-    // moment (committed alone, each claim was a commit of its own); one statement on PostgreSQL.
-    const claimed = await store.grouped((tx) =>
-      tx.deliveries.claim(id, this.owner, new Date(now), new Date(now + this.#leaseMs)),
-    );
+    const claimed = await this.#claims.add(id);
     if (!claimed) return;
     const { recorded } = await this.#attempt(claimed);
     // The receiver's slot is free once it answered: recording the outcome is the database's
@@ -438,10 +471,18 @@ export class WebhookDispatcher implements Worker {
       outcome: plan.result.status,
       lagMs: Math.max(0, (plan.result.attemptedAt?.getTime() ?? due) - due),
     });
-    const work = async (tx: UnitOfWork): Promise<void> => {
-      // A lost lease means another worker took the attempt over; its record wins.
-      const resetStreak = plan.streak === 'reset' && delivery.webhookId !== null;
-      if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result, { resetStreak }))) {
+    // A lost lease means another worker took the attempt over; its record wins.
+    const resetStreak = plan.streak === 'reset' && delivery.webhookId !== null;
+    const completion: Completion = { id: delivery.id, result: plan.result, resetStreak };
+    // The completion alone (with its streak reset) is one atomic step: batched, as claims are.
+    if (!plan.followUp && plan.streak !== 'exhausted') {
+      return this.#completions.add(completion).then(() => undefined);
+    }
+    // With the next attempt of a chain, or an exhausted chain counted, it is a transaction.
+    return this.#options.store.transaction(async (tx) => {
+      if (
+        !(await tx.deliveries.complete(completion.id, this.owner, plan.result, { resetStreak }))
+      ) {
         return;
       }
       if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
@@ -457,13 +498,7 @@ export class WebhookDispatcher implements Worker {
           'webhook deactivated after consecutive exhausted retry chains',
         );
       }
-    };
-    // The completion alone (with its streak reset) is one atomic step: grouped, as the claim is.
-    // With the next attempt of a chain, or an exhausted chain counted, it is a transaction.
-    const { store } = this.#options;
-    return plan.followUp || plan.streak === 'exhausted'
-      ? store.transaction(work)
-      : store.grouped(work);
+    });
   }
 
   /** Where and with which secret to send, or why the attempt is dropped without a request. */

@@ -416,6 +416,78 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect(callback?.delivery.targetUrl).toBe('https://example.com/callback');
       }));
 
+    it('claims several due attempts at once, each only once, skipping the leased, settled, not yet due and unknown', () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store);
+        const callback = { webhookId: null, targetUrl: 'https://example.com/callback' };
+        await store.deliveries.insertMany([
+          delivery('d1'),
+          delivery('d2', { nextAttemptAt: at(1) }),
+          delivery('d3', { nextAttemptAt: at(100) }),
+          delivery('d4', callback),
+          delivery('d5'),
+          delivery('d6'),
+        ]);
+        expect(await store.deliveries.claimMany([], 'a', at(5), at(35))).toEqual([]);
+        // d5 leased by another claimer, d6 settled already.
+        expect(await store.deliveries.claim('d5', 'other', at(5), at(35))).toBeDefined();
+        expect(await store.deliveries.claim('d6', 'a', at(5), at(35))).toBeDefined();
+        expect(await store.deliveries.complete('d6', 'a', DELIVERED)).toBe(true);
+
+        const ids = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'missing'];
+        const taken = await store.deliveries.claimMany(ids, 'a', at(5), at(35));
+        const byId = new Map(taken.map((claimed) => [claimed.delivery.id, claimed]));
+        expect([...byId.keys()].sort()).toEqual(['d1', 'd2', 'd4']);
+        // Each attempt as claimed, with what sending it needs.
+        expect(byId.get('d1')?.delivery).toEqual(
+          delivery('d1', { leaseOwner: 'a', leaseUntil: at(35) }),
+        );
+        expect(byId.get('d1')?.webhook).toEqual({
+          url: 'https://example.com/hook',
+          secret: 'whsec_test',
+          active: true,
+        });
+        expect(byId.get('d2')?.payload).toBe('{"id":"e1"}');
+        expect(byId.get('d4')?.webhook).toBeNull();
+        expect(byId.get('d4')?.delivery.targetUrl).toBe('https://example.com/callback');
+        // Leased now: a second batch takes none of them, and the first lease holder completes.
+        expect(await store.deliveries.claimMany(ids, 'b', at(10), at(40))).toEqual([]);
+        expect(await store.deliveries.complete('d1', 'b', DELIVERED)).toBe(false);
+        expect(await store.deliveries.complete('d1', 'a', DELIVERED)).toBe(true);
+        // Once the leases run out, what is still pending and due is claimed again.
+        const later = await store.deliveries.claimMany(ids, 'b', at(100), at(130));
+        expect(later.map((claimed) => claimed.delivery.id).sort()).toEqual([
+          'd2',
+          'd3',
+          'd4',
+          'd5',
+        ]);
+      }));
+
+    it('gives each of a set of attempts to exactly one of concurrent batch claimers', () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store);
+        const ids = Array.from({ length: 20 }, (_, index) => `d${index + 1}`);
+        await store.deliveries.insertMany(ids.map((id) => delivery(id)));
+        // Overlapping batches, in several orders, as several processes' dispatchers make them.
+        const batches = await Promise.all(
+          ['a', 'b', 'c', 'd'].map((owner, index) =>
+            store.deliveries.claimMany(
+              index % 2 === 0 ? ids : [...ids].reverse().slice(index),
+              owner,
+              at(5),
+              at(35),
+            ),
+          ),
+        );
+        const claimed = batches.flat().map((taken) => taken.delivery.id);
+        expect(claimed.sort()).toEqual([...ids].sort());
+        for (const [index, batch] of batches.entries()) {
+          const owner = ['a', 'b', 'c', 'd'][index];
+          for (const taken of batch) expect(taken.delivery.leaseOwner).toBe(owner);
+        }
+      }));
+
     it('ends the webhook streak with a 2xx completion, and only with one that settled the attempt', () =>
       withSeededStore(async (store) => {
         await seedDeliveryQueue(store, 2);

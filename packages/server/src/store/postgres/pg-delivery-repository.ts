@@ -67,9 +67,9 @@ function columnsOf<C extends Record<DeliveryColumn, unknown>>(cte: C): Pick<C, D
 type DeliveryColumn = keyof typeof webhookDeliveries._.columns;
 
 /**
- * The claim of one attempt (taken when pending, its lease free and, unless ignored, due) and
- * what it needs to be sent (its event, its receiver, its customer's state), in one statement:
- * one round trip, atomic on its own, so it needs no transaction.
+ * The claim of the attempts of an array of ids (each taken when pending, its lease free and,
+ * unless ignored, due) and what each needs to be sent (its event, its receiver, its customer's
+ * state), in one statement: one round trip, atomic on its own, so it needs no transaction.
  */
 const claimOne = (ignoreDueTime: boolean) =>
   pgPreparedQuery((db) => {
@@ -79,7 +79,7 @@ const claimOne = (ignoreDueTime: boolean) =>
         .set({ leaseOwner: raw('owner'), leaseUntil: raw('leaseUntil') })
         .where(
           and(
-            eq(webhookDeliveries.id, sql.placeholder('id')),
+            sql`${webhookDeliveries.id} = any(${sql.placeholder('ids')}::text[])`,
             eq(webhookDeliveries.status, 'pending'),
             leaseIsFree(raw('now')),
             ignoreDueTime ? undefined : lte(webhookDeliveries.nextAttemptAt, raw('now')),
@@ -275,14 +275,37 @@ export class PgDeliveryRepository implements DeliveryRepository {
     leaseUntil: Date,
     options: { ignoreDueTime?: boolean } = {},
   ): Promise<ClaimedDelivery | undefined> {
-    return this.run(async (db) => {
-      // One conditional UPDATE: of several processes claiming the same attempt, PostgreSQL lets
-      // exactly one change the row; the others see the lease taken, change nothing, read nothing.
-      const claim = options.ignoreDueTime ? claimAnyTime : claimDue;
-      const context = first(await claim(db).execute({ id, owner, leaseUntil, now }));
-      if (context === undefined) return undefined;
-      return toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed));
-    });
+    return this.run(
+      async (db) => (await this.#claim(db, [id], owner, now, leaseUntil, options))[0],
+    );
+  }
+
+  claimMany(
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<ClaimedDelivery[]> {
+    return this.run((db) => this.#claim(db, ids, owner, now, leaseUntil, {}));
+  }
+
+  /** The claims of {@link claim} and {@link claimMany}, in one statement. */
+  async #claim(
+    db: PgOrm,
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    options: { ignoreDueTime?: boolean },
+  ): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    // One conditional UPDATE: of several processes claiming the same attempt, PostgreSQL lets
+    // exactly one change the row; the others see the lease taken, change nothing, read nothing.
+    const claim = options.ignoreDueTime ? claimAnyTime : claimDue;
+    const rows = await claim(db).execute({ ids, owner, leaseUntil, now });
+    return rows.map((context) =>
+      toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed)),
+    );
   }
 
   complete(

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import {
   type ClaimedDelivery,
@@ -10,6 +11,7 @@ import {
   toClaimedDelivery,
   URL_TARGET_KEY_PREFIX,
 } from '../delivery-repository';
+import type { SqliteOrm } from './connection';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import { equalsConstant, preparedQuery } from './prepared-query';
@@ -73,14 +75,21 @@ const dueOfTargetSql = (receiver: string) =>
 const DUE_OF_WEBHOOK_SQL = dueOfTargetSql('webhook_id = ? and target_url is null');
 const DUE_OF_URL_SQL = dueOfTargetSql('webhook_id is null and target_url = ?');
 
-/** Takes the lease of a pending attempt whose lease is free: `?` = owner, until, id, now. */
-const CLAIM_SQL = `update webhook_deliveries set lease_owner = ?, lease_until = ? where id = ? and status = 'pending' and (lease_until is null or lease_until <= ?)`;
+/**
+ * Takes the leases of the pending attempts of a JSON array of ids whose leases are free and
+ * answers the ids taken: `?` = owner, until, ids, now.
+ */
+const CLAIM_SQL = `update webhook_deliveries set lease_owner = ?, lease_until = ? where id in (select value from json_each(?)) and status = 'pending' and (lease_until is null or lease_until <= ?)`;
 /** Ends the streak of an attempt's webhook; no write when there is none, as after nearly every 2xx. */
 const RESET_STREAK_SQL = `update webhooks set exhausted_chains = 0 where id = (select webhook_id from webhook_deliveries where id = ?) and exhausted_chains <> 0`;
-/** {@link CLAIM_SQL} for an attempt that is also due: one more `?`, now. */
+/** {@link CLAIM_SQL} for attempts that are also due: one more `?`, now. */
 const CLAIM_DUE_SQL = `${CLAIM_SQL} and next_attempt_at <= ?`;
 
-/** A claimed attempt with what making it needs: its event, its customer, its webhook. */
+/** `column` is one of the JSON array of text values bound to the placeholder `name`. */
+const inArrayOf = (column: SQLiteColumn, name: string) =>
+  sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
+
+/** Claimed attempts with what making them needs: its event, its customer, its webhook. */
 const claimedContext = preparedQuery((db) =>
   db
     .select({
@@ -96,7 +105,7 @@ const claimedContext = preparedQuery((db) =>
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .innerJoin(customers, eq(customers.id, events.customerId))
     .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+    .where(inArrayOf(webhookDeliveries.id, 'ids'))
     .prepare(),
 );
 
@@ -236,28 +245,41 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     leaseUntil: Date,
     options: { ignoreDueTime?: boolean } = {},
   ): Promise<ClaimedDelivery | undefined> {
-    return this.run((db) => {
-      const at = now.getTime();
-      // One conditional UPDATE: atomic even when several processes share the database file.
-      const taken = options.ignoreDueTime
-        ? cachedStatement(db, 'webhook_deliveries claim', () => CLAIM_SQL).run(
-            owner,
-            leaseUntil.getTime(),
-            id,
-            at,
-          )
-        : cachedStatement(db, 'webhook_deliveries claim due', () => CLAIM_DUE_SQL).run(
-            owner,
-            leaseUntil.getTime(),
-            id,
-            at,
-            at,
-          );
-      if (taken.changes === 0) return undefined;
-      const context = claimedContext(db).get({ id });
-      if (context === undefined) return undefined;
-      return toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed));
-    });
+    return this.run((db) => this.#claim(db, [id], owner, now, leaseUntil, options)[0]);
+  }
+
+  claimMany(
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<ClaimedDelivery[]> {
+    return this.run((db) => this.#claim(db, ids, owner, now, leaseUntil, {}));
+  }
+
+  /** The claims of {@link claim} and {@link claimMany}: one UPDATE, then one read of the taken. */
+  #claim(
+    db: SqliteOrm,
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    options: { ignoreDueTime?: boolean },
+  ): ClaimedDelivery[] {
+    if (ids.length === 0) return [];
+    const at = now.getTime();
+    // One conditional UPDATE: atomic even when several processes share the database file.
+    const taken = options.ignoreDueTime
+      ? cachedStatement(db, 'webhook_deliveries claim', () => `${CLAIM_SQL} returning id`)
+          .pluck()
+          .all(owner, leaseUntil.getTime(), JSON.stringify(ids), at)
+      : cachedStatement(db, 'webhook_deliveries claim due', () => `${CLAIM_DUE_SQL} returning id`)
+          .pluck()
+          .all(owner, leaseUntil.getTime(), JSON.stringify(ids), at, at);
+    if (taken.length === 0) return [];
+    return claimedContext(db)
+      .all({ ids: JSON.stringify(taken) })
+      .map((context) => toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed)));
   }
 
   complete(
