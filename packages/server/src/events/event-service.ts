@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import {
   type EventType,
   STREAM_ONLY_EVENT_TYPES,
   type WebhookTestData,
 } from '@switchboard/contract';
 import type { Clock } from '../clock';
-import { newId, newUuid } from '../ids';
+import { newCorrelationId, newId, newUuid } from '../ids';
 import type { DeliveryRecord } from '../store/delivery-repository';
 import type { EventRecord } from '../store/event-repository';
 import type { UnitOfWork } from '../store/store';
@@ -13,11 +12,6 @@ import { pendingDelivery } from '../webhooks/pending-delivery';
 import type { EventBus } from './event-bus';
 import { InvalidEventError, serializeEvent } from './event-payload';
 import type { EventRecorder, NewEvent, RecordedEvent } from './event-recorder';
-
-/** A correlation id for an event no request caused (`cor_` + 32 lowercase hex). */
-export function newCorrelationId(): string {
-  return `cor_${randomBytes(16).toString('hex')}`;
-}
 
 function isStreamOnly(type: EventType): boolean {
   return (STREAM_ONLY_EVENT_TYPES as readonly string[]).includes(type);

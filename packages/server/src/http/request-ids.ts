@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { newId } from '../ids';
+import { newCorrelationId, newId } from '../ids';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 const CORRELATION_ID_PATTERN = /^cor_[0-9a-fA-F]{32}$/;
@@ -16,11 +15,6 @@ function single(header: string | string[] | undefined): string | undefined {
 export function requestIdOf(raw: IncomingMessage): string {
   const supplied = single(raw.headers['x-request-id']);
   return supplied !== undefined && REQUEST_ID_PATTERN.test(supplied) ? supplied : newId('req');
-}
-
-/** A fresh correlation id, `cor_<32 lowercase hex>`. */
-function newCorrelationId(): string {
-  return `cor_${randomBytes(16).toString('hex')}`;
 }
 
 const correlationIds = new WeakMap<IncomingMessage, string>();

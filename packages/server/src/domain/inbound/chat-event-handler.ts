@@ -1,6 +1,6 @@
 import type { EventType } from '@switchboard/contract';
 import type { ProviderChatEvent } from '@switchboard/provider-kit';
-import { newCorrelationId } from '../../events/event-service';
+import { newCorrelationId } from '../../ids';
 import type { InboundHandler } from '../../providers/provider-hub';
 import type { ConversationPatch } from '../../store/conversation-repository';
 import type { SenderNumberView } from '../../store/number-repository';

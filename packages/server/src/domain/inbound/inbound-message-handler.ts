@@ -11,8 +11,7 @@ import type {
 } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import { newCorrelationId } from '../../events/event-service';
-import { newId } from '../../ids';
+import { newCorrelationId, newId } from '../../ids';
 import type { InboundContext, InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';

@@ -1,7 +1,7 @@
 import type { MessageReactionData } from '@switchboard/contract';
 import type { ProviderReactionEvent } from '@switchboard/provider-kit';
 import { TAPBACK_VERBS } from '@switchboard/provider-kit';
-import { newCorrelationId } from '../../events/event-service';
+import { newCorrelationId } from '../../ids';
 import type { InboundHandler } from '../../providers/provider-hub';
 import { phoneOfJid } from '../chats/participant-address';
 import { recordReaction } from '../messages/reaction-state';

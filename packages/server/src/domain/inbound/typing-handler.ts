@@ -1,4 +1,4 @@
-import { newCorrelationId } from '../../events/event-service';
+import { newCorrelationId } from '../../ids';
 import type { InboundHandler } from '../../providers/provider-hub';
 import { phoneJidOf, phoneOfJid } from '../chats/participant-address';
 import { type InboundDeps, receiverOf } from './inbound-deps';

@@ -1,7 +1,7 @@
 import type { OptOut, OptOutList } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import { newCorrelationId } from '../../events/event-service';
+import { newCorrelationId } from '../../ids';
 import type { MessageRecord } from '../../store/message-repository';
 import type { OptOutRecord, OptOutStatusValue } from '../../store/opt-out-repository';
 import type { Store, UnitOfWork } from '../../store/store';
