@@ -76,8 +76,8 @@ const DUE_OF_WEBHOOK_SQL = dueOfTargetSql('webhook_id = ? and target_url is null
 const DUE_OF_URL_SQL = dueOfTargetSql('webhook_id is null and target_url = ?');
 
 /**
- * Takes the leases of the pending attempts of a JSON array of ids whose leases are free and
- * answers the ids taken: `?` = owner, until, ids, now.
+ * Takes the leases of the pending attempts of a JSON array of ids whose leases are free (with
+ * `returning id` appended, answers the ids taken): `?` = owner, until, ids, now.
  */
 const CLAIM_SQL = `update webhook_deliveries set lease_owner = ?, lease_until = ? where id in (select value from json_each(?)) and status = 'pending' and (lease_until is null or lease_until <= ?)`;
 /** Ends the streak of an attempt's webhook; no write when there is none, as after nearly every 2xx. */
@@ -89,7 +89,7 @@ const CLAIM_DUE_SQL = `${CLAIM_SQL} and next_attempt_at <= ?`;
 const inArrayOf = (column: SQLiteColumn, name: string) =>
   sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
 
-/** Claimed attempts with what making them needs: its event, its customer, its webhook. */
+/** Claimed attempts with what making each needs: its event, its customer, its webhook. */
 const claimedContext = preparedQuery((db) =>
   db
     .select({
