@@ -207,11 +207,23 @@ describe('prepared writes', () => {
     for (const id of ['a', 'b', 'c']) insertRow(db, things, { id, count: 1 });
     for (const id of ['a', 'b']) updateRows(db, things, { count: 2 }, { id, kind: ['plain'] });
     updateRows(db, things, { count: 3 }, { id: 'c', kind: ['plain', 'other'] });
+    // Each other shape, once: another column set, a condition of each kind, another literal.
+    for (const id of ['d', 'e']) insertRow(db, things, { id, kind: 'plain' });
+    for (const id of ['d', 'e']) updateRows(db, things, { count: 1 }, { id, label: null });
+    for (const id of ['d', 'e']) updateRows(db, things, { count: 1 }, { id, label: 'x' });
+    for (const kind of ['plain', 'plain', 'other']) {
+      updateRows(db, things, { count: 0 }, { id: 'z', kind: fixed(kind) });
+    }
     expect(prepared).toEqual([
       'insert into "things" ("id", "count") values (?, ?)',
       'update "things" set "count" = ? where "id" = ? and "kind" in (?)',
       'update "things" set "count" = ? where "id" = ? and "kind" in (?, ?)',
+      'insert into "things" ("id", "kind") values (?, ?)',
+      'update "things" set "count" = ? where "id" = ? and "label" is null',
+      'update "things" set "count" = ? where "id" = ? and "label" = ?',
+      `update "things" set "count" = ? where "id" = ? and "kind" = 'plain'`,
+      `update "things" set "count" = ? where "id" = ? and "kind" = 'other'`,
     ]);
-    expect(db.get(sql`select sum(count) as total from things`)).toEqual({ total: 7 });
+    expect(db.get(sql`select sum(count) as total from things`)).toEqual({ total: 9 });
   });
 });

@@ -11,6 +11,12 @@ export interface ColumnShape {
   readonly column: Column;
   /** The quoted SQL name (`"created_at"`). */
   readonly sqlName: string;
+  /**
+   * One character naming the column within its table (from its position), for statement cache
+   * keys: a key of a few characters is built and hashed on every write, where the property names
+   * made it hundreds long.
+   */
+  readonly code: string;
 }
 
 /** A drizzle table read once: its quoted name and columns in declaration order. */
@@ -86,13 +92,13 @@ export function tableShape(table: SQLiteTable): TableShape {
   let shape = shapes.get(table);
   if (shape) return shape;
   const columns = Object.entries(getTableColumns(table) as Record<string, Column>).map(
-    ([key, column]): ColumnShape => {
+    ([key, column], index): ColumnShape => {
       if (column.defaultFn !== undefined || column.onUpdateFn !== undefined) {
         throw new Error(
           `Column ${getTableName(table)}.${column.name} computes its value in JavaScript: write it with drizzle`,
         );
       }
-      return { key, column, sqlName: quote(column.name) };
+      return { key, column, sqlName: quote(column.name), code: String.fromCharCode(0x100 + index) };
     },
   );
   shape = {
@@ -116,7 +122,7 @@ function toDriverValue(column: Column, value: unknown): unknown {
 export interface DefinedColumns {
   /** The columns, in the order the schema declares them. */
   readonly columns: readonly ColumnShape[];
-  /** Their property names, comma-separated: the column set's part of a statement's cache key. */
+  /** Their {@link ColumnShape.code}s: the column set's part of a statement's cache key. */
   readonly key: string;
 }
 
@@ -137,7 +143,7 @@ export function definedColumns(
     if (value === undefined) continue;
     columns.push(column);
     values.push(toDriverValue(column.column, value));
-    key += `${column.key},`;
+    key += column.code;
   }
   return { columns, key };
 }
@@ -171,26 +177,26 @@ export function bindConditions(
   for (const name of Object.keys(conditions)) {
     const value = conditions[name];
     if (value === undefined) continue;
-    const { column, sqlName } = columnOf(shape, name);
+    const { column, sqlName, code } = columnOf(shape, name);
     if (column.dataType === 'json') {
       throw new Error(`Condition on JSON column ${shape.sqlName}.${sqlName} is not supported`);
     }
     if (value instanceof FixedValue) {
       const literal = sqlLiteral(column, value.value);
       clauses.push(() => `${sqlName} = ${literal}`);
-      key += `${name} = ${literal},`;
+      key += `${code}=${literal},`;
     } else if (value === null) {
       clauses.push(() => `${sqlName} is null`);
-      key += `${name} null,`;
+      key += `${code}0`;
     } else if (Array.isArray(value)) {
       const length = value.length;
       clauses.push(() => `${sqlName} in (${Array.from({ length }, () => '?').join(', ')})`);
       for (const item of value) values.push(toDriverValue(column, item));
-      key += `${name} in ${length},`;
+      key += `${code}(${length})`;
     } else {
       clauses.push(() => `${sqlName} = ?`);
       values.push(toDriverValue(column, value));
-      key += `${name} =,`;
+      key += `${code}=`;
     }
   }
   return { key, sql: () => clauses.map((clause) => clause()).join(' and ') };
