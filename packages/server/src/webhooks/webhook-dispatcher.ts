@@ -471,18 +471,16 @@ export class WebhookDispatcher implements Worker {
       outcome: plan.result.status,
       lagMs: Math.max(0, (plan.result.attemptedAt?.getTime() ?? due) - due),
     });
-    // A lost lease means another worker took the attempt over; its record wins.
     const resetStreak = plan.streak === 'reset' && delivery.webhookId !== null;
-    const completion: Completion = { id: delivery.id, result: plan.result, resetStreak };
     // The completion alone (with its streak reset) is one atomic step: batched, as claims are.
     if (!plan.followUp && plan.streak !== 'exhausted') {
+      const completion: Completion = { id: delivery.id, result: plan.result, resetStreak };
       return this.#completions.add(completion).then(() => undefined);
     }
     // With the next attempt of a chain, or an exhausted chain counted, it is a transaction.
     return this.#options.store.transaction(async (tx) => {
-      if (
-        !(await tx.deliveries.complete(completion.id, this.owner, plan.result, { resetStreak }))
-      ) {
+      // A lost lease means another worker took the attempt over; its record wins.
+      if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result, { resetStreak }))) {
         return;
       }
       if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
