@@ -32,7 +32,10 @@ export interface DispatcherLogger {
 export interface WebhookDispatcherOptions {
   /** The store holding the delivery queue. */
   store: Store;
-  /** Told of every attempt made: its outcome and how late it left (the metrics). */
+  /**
+   * Told of every attempt made, once its outcome is recorded: the outcome and how late it left
+   * (the metrics).
+   */
   onAttempt?: (attempt: { outcome: string; lagMs: number }) => void;
   /** The time source of due times, leases and `X-Timestamp`. */
   clock: Clock;
@@ -467,10 +470,17 @@ export class WebhookDispatcher implements Worker {
   /** Records an attempt's outcome: its row, the next attempt of its chain, the streak. */
   #record(delivery: DeliveryRecord, plan: AttemptPlan): Promise<void> {
     const due = (delivery.nextAttemptAt ?? delivery.createdAt).getTime();
-    this.#options.onAttempt?.({
+    const attempt = {
       outcome: plan.result.status,
       lagMs: Math.max(0, (plan.result.attemptedAt?.getTime() ?? due) - due),
-    });
+    };
+    // Told once recorded: whoever counts it then also finds its row settled (not still pending),
+    // and an attempt whose record failed is counted when it is made again, not twice.
+    return this.#commit(delivery, plan).then(() => this.#options.onAttempt?.(attempt));
+  }
+
+  /** Commits an attempt's outcome (see {@link #record}). */
+  #commit(delivery: DeliveryRecord, plan: AttemptPlan): Promise<void> {
     const resetStreak = plan.streak === 'reset' && delivery.webhookId !== null;
     // The completion alone (with its streak reset) is one atomic step: batched, as claims are.
     if (!plan.followUp && plan.streak !== 'exhausted') {
