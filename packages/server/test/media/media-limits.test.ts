@@ -222,7 +222,14 @@ describe('size limits at fetch time, when only the fetch can tell', () => {
       routing: { preference: ['whatsapp'], fallback: false },
       attachments: [{ url: `${origin}/memo.mp3`, isAudioMessage: true }],
     });
-    const message = await t.waitFor(id, (m) => !['queued', 'pending'].includes(m.status), 20_000);
+    // The conversion is written when the accepted send is recorded, which `sent` can precede.
+    const message = await t.waitFor(
+      id,
+      (m) =>
+        m.status === 'failed' ||
+        (!['queued', 'pending'].includes(m.status) && m.attachments[0]?.conversion !== undefined),
+      20_000,
+    );
     expect(message.status).not.toBe('failed');
     expect(message.attachments[0]).toMatchObject({
       mimeType: 'audio/wav',

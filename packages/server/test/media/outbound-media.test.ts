@@ -21,11 +21,16 @@ async function mediaApp(env: Record<string, string> = {}) {
   return { t, calls };
 }
 
-/** Sends one attachment to `channel` and waits until the message settles. */
+/**
+ * Sends one attachment to `channel` and waits until the message settles; with `converted`, also
+ * until the conversion is on the attachment (unless the message failed). The conversion is written
+ * when the accepted send is recorded, which the upstream's `sent` status update can precede.
+ */
 async function sendFile(
   t: MessagingApp,
   channel: 'imessage' | 'whatsapp' | 'sms',
   attachment: Record<string, unknown>,
+  { converted = false }: { converted?: boolean } = {},
 ): Promise<Message> {
   const id = await t.sendOk({
     to: channel === 'whatsapp' ? WHATSAPP_CONTACT : IMESSAGE_CONTACT,
@@ -34,7 +39,12 @@ async function sendFile(
   });
   return t.waitFor(
     id,
-    (message) => message.status !== 'queued' && message.status !== 'pending',
+    (message) =>
+      message.status !== 'queued' &&
+      message.status !== 'pending' &&
+      (!converted ||
+        message.status === 'failed' ||
+        message.attachments[0]?.conversion !== undefined),
     20_000,
   );
 }
@@ -67,7 +77,7 @@ describe('voice memos arrive in the format each channel plays natively (send rul
       const data = base64(await samples.sample(sample));
       const memo = { data, filename: `memo.${sample}`, isAudioMessage: true };
 
-      const onImessage = await sendFile(t, 'imessage', memo);
+      const onImessage = await sendFile(t, 'imessage', memo, { converted: true });
       expect(onImessage.status).not.toBe('failed');
       const caf = handed(calls, onImessage.id);
       expect(caf).toMatchObject({
@@ -89,7 +99,7 @@ describe('voice memos arrive in the format each channel plays natively (send rul
         },
       });
 
-      const onWhatsapp = await sendFile(t, 'whatsapp', memo);
+      const onWhatsapp = await sendFile(t, 'whatsapp', memo, { converted: true });
       expect(onWhatsapp.status).not.toBe('failed');
       const ogg = handed(calls, onWhatsapp.id);
       expect(ogg).toMatchObject({
@@ -124,10 +134,12 @@ describe('voice memos arrive in the format each channel plays natively (send rul
 
   it('converts a CAF memo that is not Opus, and leaves audio without the flag (and sms memos) alone', async () => {
     const { t, calls } = await mediaApp();
-    const aacCaf = await sendFile(t, 'imessage', {
-      data: base64(await samples.sample('cafAlac')),
-      isAudioMessage: true,
-    });
+    const aacCaf = await sendFile(
+      t,
+      'imessage',
+      { data: base64(await samples.sample('cafAlac')), isAudioMessage: true },
+      { converted: true },
+    );
     expect(aacCaf.attachments[0]?.conversion?.from).toEqual({
       mimeType: 'audio/x-caf',
       codecs: ['alac'],
@@ -142,12 +154,17 @@ describe('voice memos arrive in the format each channel plays natively (send rul
 
   it('believes the bytes, not the declared type: a ".mp3" that is a WAV is converted', async () => {
     const { t, calls } = await mediaApp();
-    const message = await sendFile(t, 'imessage', {
-      data: base64(await samples.sample('wav')),
-      mimeType: 'audio/mpeg',
-      filename: 'memo.mp3',
-      isAudioMessage: true,
-    });
+    const message = await sendFile(
+      t,
+      'imessage',
+      {
+        data: base64(await samples.sample('wav')),
+        mimeType: 'audio/mpeg',
+        filename: 'memo.mp3',
+        isAudioMessage: true,
+      },
+      { converted: true },
+    );
     expect(message.attachments[0]).toMatchObject({
       mimeType: 'audio/wav',
       conversion: { from: { mimeType: 'audio/wav' }, to: { mimeType: 'audio/x-caf' } },
@@ -201,10 +218,12 @@ describe('voice memos arrive in the format each channel plays natively (send rul
 describe('video arrives as the channel plays it (send rule 8)', () => {
   it('transcodes VP9/WebM to H.264 and AAC in MP4 for whatsapp', async () => {
     const { t, calls } = await mediaApp();
-    const message = await sendFile(t, 'whatsapp', {
-      data: base64(await samples.sample('webmVp9')),
-      filename: 'clip.webm',
-    });
+    const message = await sendFile(
+      t,
+      'whatsapp',
+      { data: base64(await samples.sample('webmVp9')), filename: 'clip.webm' },
+      { converted: true },
+    );
     expect(message.status).not.toBe('failed');
     const mp4 = handed(calls, message.id);
     expect(mp4).toMatchObject({ mimeType: 'video/mp4', filename: 'clip.mp4' });
@@ -221,7 +240,12 @@ describe('video arrives as the channel plays it (send rule 8)', () => {
   it('repackages H.264 in Matroska into MP4 without re-encoding it', async () => {
     const { t, calls } = await mediaApp();
     const mkv = await samples.sample('mkvH264');
-    const message = await sendFile(t, 'whatsapp', { data: base64(mkv), filename: 'clip.mkv' });
+    const message = await sendFile(
+      t,
+      'whatsapp',
+      { data: base64(mkv), filename: 'clip.mkv' },
+      { converted: true },
+    );
     const mp4 = bytesOf(handed(calls, message.id));
     expect(await samples.codecs(mp4)).toEqual(['h264', 'aac']);
     expect((await samples.probe(mp4)).formats).toContain('mp4');

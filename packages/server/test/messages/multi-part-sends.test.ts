@@ -50,7 +50,8 @@ describe('a send that becomes several upstream messages', () => {
       content: { text: 'three photos' },
       attachments: attachments(3),
     });
-    await t.waitFor(id, () => calls.results.has(id));
+    // The parts are recorded with the accepted send: report their statuses once it is.
+    await t.waitFor(id, (message) => calls.results.has(id) && message.externalId !== null);
     const parts = calls.results.get(id)?.parts ?? [];
     expect(parts).toHaveLength(3);
     const simulator = calls.simulators.get('simulator');

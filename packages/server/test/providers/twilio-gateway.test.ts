@@ -107,8 +107,17 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
       await send({ to: CONTACT, content: { text: 'x'.repeat(200) } }),
       202,
     );
-    const delivered = await settled(accepted.id, 'delivered');
-    expect(delivered).toMatchObject({ channel: 'sms', segments: 2 });
+    await settled(accepted.id, 'delivered');
+    // The segments are recorded with the accepted send, which Twilio's callbacks can precede.
+    const delivered = await waitFor(
+      async () => {
+        const current = await message(accepted.id);
+        return current.segments === undefined ? undefined : current;
+      },
+      8_000,
+      `${accepted.id} segments`,
+    );
+    expect(delivered).toMatchObject({ status: 'delivered', channel: 'sms', segments: 2 });
     expect(delivered.externalId).toBe(w.fake.sent()[0]?.sid);
     expect(typesOf(accepted.id)).toEqual(['message.queued', 'message.sent', 'message.delivered']);
     const create = w.fake.requests.find((r) => r.method === 'POST');

@@ -157,17 +157,26 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         const open = new Promise<void>((resolve) => {
           started = resolve;
         });
+        let outside: Promise<unknown> = Promise.resolve();
         const transaction = store.transaction(async (tx) => {
           order.push('tx:start');
           await seedCustomer(tx, 'a');
           started();
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (store.kind === 'postgres') {
+            // The transaction stays open until the outside read (issued once `open` settles) has
+            // answered: it would hang if the read waited for the commit.
+            await new Promise((resolve) => setImmediate(resolve));
+            await outside;
+          } else {
+            // SQLite's read can only wait for the commit: give it the time to jump the queue.
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
           order.push('tx:end');
         });
         // Issued while the transaction is open (its write not committed yet): it waits for the
         // commit and sees the row, never the half-done transaction.
         await open;
-        const outside = store.customers.count().then((n) => order.push(`outside:${n}`));
+        outside = store.customers.count().then((n) => order.push(`outside:${n}`));
         await Promise.all([transaction, outside]);
         // SQLite has one connection: the read waits for the commit. PostgreSQL reads on another
         // connection at once and sees the state before the transaction. Neither sees its
