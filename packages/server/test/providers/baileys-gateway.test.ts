@@ -38,7 +38,13 @@ function whatsapp(): FakeWhatsAppNetwork {
 function gateway(network: FakeWhatsAppNetwork, dir: string): Promise<TestApp> {
   return buildTestApp({
     dir,
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '20', LOG_LEVEL: 'warn' },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+      LOG_LEVEL: 'warn',
+      // The test polls the API every few milliseconds: not the limit under test.
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
     overrides: {
       providerRegistry: createDefaultProviderRegistry({
         simulatorStepMs: 0,
