@@ -123,9 +123,9 @@ export class EventService implements EventRecorder {
     const deliveries: DeliveryRecord[] = [];
     // `whatsapp.status` is delivered on the event stream only, never to a URL.
     if (!isStreamOnly(record.type)) {
-      const subscribed = await tx.webhooks.listActiveSubscribed(record.customerId, record.type);
-      for (const webhook of subscribed) {
-        deliveries.push(firstAttempt(record, { webhookId: webhook.id }, now));
+      const subscribed = await tx.webhooks.listActiveSubscribedIds(record.customerId, record.type);
+      for (const webhookId of subscribed) {
+        deliveries.push(firstAttempt(record, { webhookId }, now));
       }
       if (record.callbackUrl !== null) {
         deliveries.push(firstAttempt(record, { targetUrl: record.callbackUrl }, now));

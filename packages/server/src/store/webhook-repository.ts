@@ -57,8 +57,11 @@ export interface WebhookRepository {
     events: readonly WebhookEventSelector[],
     exceptId?: string,
   ): Promise<WebhookRecord | undefined>;
-  /** The customer's active webhooks subscribed to `type` or to `*`, oldest first. */
-  listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]>;
+  /**
+   * The ids of the customer's active webhooks subscribed to `type` or to `*`, oldest first: read
+   * for every event recorded, which needs nothing else of them.
+   */
+  listActiveSubscribedIds(customerId: string, type: EventType): Promise<string[]>;
   /**
    * Changes fields of the customer's webhook; false when there is no such webhook.
    * @throws {DuplicateWebhookError} when the change would collide with another active webhook.

@@ -123,14 +123,11 @@ describe('SQLite webhook look-ups and delivery queue', () => {
 
   it("lists a customer's active webhooks subscribed to a type, oldest first", async () => {
     const db = await seeded();
-    const ids = async (type: Parameters<typeof db.webhooks.listActiveSubscribed>[1]) =>
-      (await db.webhooks.listActiveSubscribed('c1', type)).map((row) => row.id);
+    const ids = (type: Parameters<typeof db.webhooks.listActiveSubscribedIds>[1]) =>
+      db.webhooks.listActiveSubscribedIds('c1', type);
     expect(await ids('message.sent')).toEqual([HOOK_A, HOOK_B]);
     expect(await ids('message.delivered')).toEqual([HOOK_B]);
-    expect((await db.webhooks.listActiveSubscribed('c1', 'message.sent'))[0]).toEqual(
-      webhook(HOOK_A, { events: ['message.sent', 'message.failed'] }),
-    );
-    expect(await db.webhooks.listActiveSubscribed('c3', 'message.sent')).toEqual([]);
+    expect(await db.webhooks.listActiveSubscribedIds('c3', 'message.sent')).toEqual([]);
     expect((await db.webhooks.findOldestActive('c1'))?.id).toBe(HOOK_A);
   });
 

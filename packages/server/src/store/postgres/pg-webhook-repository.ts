@@ -38,10 +38,10 @@ async function guardUnique<T>(write: () => Promise<T>): Promise<T> {
 const subscribedTo = (type: EventType | Placeholder) =>
   sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_array_elements_text(${webhooks.events}) as selector where selector.value = ${type}))`;
 
-/** The customer's active webhooks subscribed to the event type `type`, oldest first. */
-const activeSubscribed = pgPreparedQuery((db) =>
+/** The ids of the customer's active webhooks subscribed to the event type `type`, oldest first. */
+const activeSubscribedIds = pgPreparedQuery((db) =>
   db
-    .select()
+    .select({ id: webhooks.id })
     .from(webhooks)
     .where(
       and(
@@ -126,9 +126,9 @@ export class PgWebhookRepository implements WebhookRepository {
     ).then(first);
   }
 
-  listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
+  listActiveSubscribedIds(customerId: string, type: EventType): Promise<string[]> {
     return this.run(async (db) =>
-      (await activeSubscribed(db).execute({ customerId, type })).map(this.#toRecord),
+      (await activeSubscribedIds(db).execute({ customerId, type })).map((row) => row.id),
     );
   }
 

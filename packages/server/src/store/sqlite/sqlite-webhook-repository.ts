@@ -43,9 +43,11 @@ function oldestFirst(db: SqliteOrm) {
   return db.select().from(webhooks).$dynamic().orderBy(asc(webhooks.createdAt), asc(webhooks.id));
 }
 
-/** The customer's active webhooks subscribed to an event type: read for every event recorded. */
-const activeSubscribed = preparedQuery((db) =>
-  oldestFirst(db)
+/** The ids of the customer's active webhooks subscribed to an event type: read for every event. */
+const activeSubscribedIds = preparedQuery((db) =>
+  db
+    .select({ id: webhooks.id })
+    .from(webhooks)
     .where(
       and(
         eq(webhooks.customerId, sql.placeholder('customerId')),
@@ -53,6 +55,7 @@ const activeSubscribed = preparedQuery((db) =>
         sql`(${webhooks.eventsKey} = '*' or exists (select 1 from json_each(${webhooks.events}) where json_each.value = ${sql.placeholder('type')}))`,
       ),
     )
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
     .prepare(),
 );
 
@@ -144,8 +147,12 @@ export class SqliteWebhookRepository implements WebhookRepository {
     });
   }
 
-  listActiveSubscribed(customerId: string, type: EventType): Promise<WebhookRecord[]> {
-    return this.run((db) => activeSubscribed(db).all({ customerId, type }).map(this.#toRecord));
+  listActiveSubscribedIds(customerId: string, type: EventType): Promise<string[]> {
+    return this.run((db) =>
+      activeSubscribedIds(db)
+        .all({ customerId, type })
+        .map((row) => row.id),
+    );
   }
 
   update(customerId: string, id: string, changes: WebhookChanges): Promise<boolean> {
