@@ -4,11 +4,14 @@ import PQueue from 'p-queue';
 export interface DeliveryQueueOptions {
   /** Most tasks running at once across every key. */
   concurrency: number;
-  /** Most tasks running (or waiting for a global slot) at once for one key. Default 2. */
+  /** Most tasks running (or waiting for a global slot) at once for one key. Default {@link DEFAULT_PER_KEY_CONCURRENCY}. */
   perKeyConcurrency?: number;
   /** Most tasks accepted and not yet settled; `enqueue` beyond it rejects. Default 10000. */
   maxQueued?: number;
 }
+
+/** Tasks of one key (one receiver) running at once unless `perKeyConcurrency` says otherwise. */
+export const DEFAULT_PER_KEY_CONCURRENCY = 2;
 
 /** Rejects `enqueue` when the queue already holds `maxQueued` tasks. */
 export class DeliveryQueueFullError extends Error {
@@ -51,7 +54,7 @@ export class DeliveryQueue {
   #idleWaiters: Array<() => void> = [];
 
   constructor(options: DeliveryQueueOptions) {
-    const perKey = options.perKeyConcurrency ?? 2;
+    const perKey = options.perKeyConcurrency ?? DEFAULT_PER_KEY_CONCURRENCY;
     const maxQueued = options.maxQueued ?? 10_000;
     for (const [name, value] of [
       ['concurrency', options.concurrency],
