@@ -31,6 +31,10 @@ export class RoundRobinProxy {
       });
       incoming.pipe(forwarded);
     });
+    // A load balancer's idle timeout (60 s, as AWS's), not Node's 5 s: with 5 s, a client that
+    // reuses a connection idle for about that long (a pause while a process restarts) can race
+    // the proxy closing it and get ECONNRESET, a flake of the test and not of the servers.
+    this.#server.keepAliveTimeout = 60_000;
   }
 
   /** Starts listening on a free loopback port. */
