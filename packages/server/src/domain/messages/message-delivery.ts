@@ -21,6 +21,7 @@ import type { MessageEvents } from './message-events';
 import { patchOf } from './message-record';
 import { destinationOf, providerRefOf } from './provider-message-ref';
 import { attemptIdOf, channelsToTry, firstChoice } from './routing-plan';
+import { type SenderTurn, SenderTurns } from './sender-turns';
 import type { MessageStatusUpdates } from './status-updates';
 
 /** Why the last channel considered was left. */
@@ -99,6 +100,9 @@ function after(ms: number): Promise<void> {
  * with `message.failed`.
  */
 export class MessageDelivery {
+  /** The order paced messages of one sender are decided in (see {@link SenderTurns}). */
+  readonly #turns = new SenderTurns();
+
   /** Delivery over the given dependencies. */
   constructor(private readonly options: MessageDeliveryOptions) {}
 
@@ -110,9 +114,26 @@ export class MessageDelivery {
    * to come back, so a waiting message holds no worker.
    */
   async deliverQueued(messageId: string, reserved = false): Promise<DeliveryTurn> {
+    // The turn is taken before the first await: a sender's messages reach their reservation and
+    // their slot in the order workers started on them (the order they arrived), whatever order
+    // their reads answer in.
+    const turn = this.#turns.take();
+    try {
+      return await this.#deliverQueuedInTurn(messageId, reserved, turn);
+    } finally {
+      turn.done();
+    }
+  }
+
+  async #deliverQueuedInTurn(
+    messageId: string,
+    reserved: boolean,
+    turn: SenderTurn,
+  ): Promise<DeliveryTurn> {
     const { store, pacer, clock } = this.options;
     const message = await store.messages.findByIdInAnyCustomer(messageId);
     if (message?.status !== 'queued') return undefined;
+    turn.name(`${message.instanceId}\u0000${message.from}`);
     // The sender's connection is another process's (a WhatsApp socket under its lease): leave
     // the message queued, where that process's dispatcher takes it, and look again later.
     if (await this.#sendsElsewhere(message))
@@ -126,12 +147,15 @@ export class MessageDelivery {
     } catch (error) {
       return this.#upstreamDown(message, error, 'queued');
     }
+    // Unpaced messages of a sender leave in parallel anyway: only paced ones wait their turn.
+    if (pacing.perSecond > 0) await turn.ready();
     if (!reserved) {
       const wait = pacer.reserve(message.instanceId, message.from, pacing, clock.now());
       if (wait > 0) return { resume: after(wait), reserved: true };
     }
     const slot = pacer.tryAcquire(message.instanceId, pacing);
     if (!slot) return { resume: pacer.whenFree(message.instanceId), reserved: true };
+    turn.done();
     try {
       // The message is claimed (queued → pending) by the transaction that records its first
       // attempt, or on its own when an attempt is recorded already (see #driveOnce).
