@@ -31,8 +31,8 @@ export function effectivePacing(
   };
 }
 
-/** The reservation book's key of a sender number on an instance. */
-function senderKey(instanceId: string, from: string): string {
+/** The reservation book's key of a sender number on an instance (also the name of its messages' sender turns). */
+export function senderKey(instanceId: string, from: string): string {
   return `${instanceId}\u0000${from}`;
 }
 

@@ -16,7 +16,7 @@ import type { AvailabilityCache } from '../capabilities/availability-cache';
 import type { OutboundMedia, PreparedFile } from '../media/outbound-media';
 import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import { channelRoutes } from './channel-routes';
-import type { EffectivePacing, InstancePacer } from './instance-pacer';
+import { type EffectivePacing, type InstancePacer, senderKey } from './instance-pacer';
 import type { MessageEvents } from './message-events';
 import { patchOf } from './message-record';
 import { destinationOf, providerRefOf } from './provider-message-ref';
@@ -133,7 +133,7 @@ export class MessageDelivery {
     const { store, pacer, clock } = this.options;
     const message = await store.messages.findByIdInAnyCustomer(messageId);
     if (message?.status !== 'queued') return undefined;
-    turn.name(`${message.instanceId}\u0000${message.from}`);
+    turn.name(senderKey(message.instanceId, message.from));
     // The sender's connection is another process's (a WhatsApp socket under its lease): leave
     // the message queued, where that process's dispatcher takes it, and look again later.
     if (await this.#sendsElsewhere(message))
