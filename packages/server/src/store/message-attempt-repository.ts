@@ -1,4 +1,25 @@
 import type { Channel } from '@switchboard/contract';
+import type { ProviderDeliveryStatus, ProviderFailure } from '@switchboard/provider-kit';
+
+/**
+ * A provider status update that arrived before the send of its attempt was recorded as accepted
+ * (a callback racing the send's response, or a part's callback while later parts are still being
+ * sent): kept on the attempt, and applied once the send's provider id and parts are recorded.
+ */
+export interface EarlyStatusUpdate {
+  /** The provider id the update is about (the send's, or one of its parts'). */
+  externalId: string;
+  /** The status reported. */
+  status: ProviderDeliveryStatus;
+  /** Why it failed, with `failed`. */
+  error?: ProviderFailure;
+  /** In a group, the member the receipt is for. */
+  recipient?: string;
+  /** The channel the update came on. */
+  channel: Channel;
+  /** When the upstream says it happened, in epoch milliseconds. */
+  occurredAt: number;
+}
 
 /** One delivery attempt of a message on one channel. */
 export interface MessageAttemptRecord {
@@ -19,6 +40,8 @@ export interface MessageAttemptRecord {
   channel: Channel;
   /** The provider's id, once the provider accepted the attempt. */
   externalId: string | null;
+  /** Status updates that came before the provider id was recorded, oldest first; null: none. */
+  earlyUpdates: EarlyStatusUpdate[] | null;
   /** When the attempt started. */
   createdAt: Date;
 }
@@ -26,7 +49,7 @@ export interface MessageAttemptRecord {
 /** Delivery attempts: how provider status updates find their message. */
 export interface MessageAttemptRepository {
   /** Records an attempt; recording the same attempt id again changes nothing. */
-  insert(attempt: MessageAttemptRecord): Promise<void>;
+  insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void>;
   /** The attempt with this id. */
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined>;
   /** The latest attempt an instance's provider accepted under this provider id. */
@@ -34,8 +57,16 @@ export interface MessageAttemptRepository {
     instanceId: string,
     externalId: string,
   ): Promise<MessageAttemptRecord | undefined>;
-  /** Records the provider id of an attempt. */
-  setExternalId(attemptId: string, externalId: string): Promise<void>;
+  /**
+   * Records the provider id of an accepted attempt, and answers the status updates kept for it
+   * while it had none (empty when there are none), in one statement.
+   */
+  recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]>;
+  /**
+   * Sets the status updates kept for an attempt that has no provider id yet (null: none). The
+   * caller reads the attempt in the same transaction first and passes the whole list.
+   */
+  setEarlyUpdates(attemptId: string, updates: EarlyStatusUpdate[] | null): Promise<void>;
   /**
    * Serializes the calling transaction with every other transaction that locks the same attempt:
    * whatever one of them writes after the lock (a part's status), the next one sees. On

@@ -136,6 +136,30 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     expect(typesOf(accepted.id).filter((type) => type === 'message.delivered')).toHaveLength(1);
   });
 
+  it('applies a part’s callbacks once the send has recorded its parts, however early they come', async () => {
+    w.fake.fetchMedia = true;
+    // The second part is created 250 ms after the first, whose callbacks arrive meanwhile.
+    w.fake.faults = { slowCreates: { count: 1, delayMs: 250, skip: 1 } };
+    const base = w.t.config.publicBaseUrl;
+    const urls = Array.from({ length: 10 }, (_, i) => `${base}/health?copy=${i}`);
+    const accepted = expectSuccess<{ id: string }>(
+      await send({
+        to: CONTACT,
+        content: { text: 'album', mediaUrls: [...urls, `${base}/gone.png`] },
+      }),
+      202,
+    );
+    const failed = await settled(accepted.id, 'failed');
+    expect(failed.errorMessage).toContain('Part 2 of 2');
+    const statuses = () => w.fake.sent().map((m) => m.status);
+    await waitFor(() => (statuses().join() === 'delivered,failed' ? true : undefined), 8_000);
+    await w.fake.settled();
+    // The first part's delivery alone never made the message delivered (whether its `sent`
+    // came before the second part's failure depends on which media fetch finished first).
+    const types = typesOf(accepted.id).filter((type) => type !== 'message.sent');
+    expect(types).toEqual(['message.queued', 'message.failed']);
+  });
+
   it('sends uploaded files through signed public URLs that Twilio fetches without an API key', async () => {
     w.fake.fetchMedia = true;
     const pdf = Buffer.from('%PDF-1.4 invoice');

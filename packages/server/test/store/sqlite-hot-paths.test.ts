@@ -196,14 +196,20 @@ describe('SQLite hot paths', () => {
     };
     await store.messageAttempts.insert(attempt);
     await store.messageAttempts.insert({ ...attempt, attempt: 9 });
-    await store.messageAttempts.setExternalId('m1:0:imessage', 'ext-1');
+    const early = [
+      { externalId: 'ext-1', status: 'sent' as const, channel: 'imessage' as const, occurredAt: 1 },
+    ];
+    await store.messageAttempts.setEarlyUpdates('m1:0:imessage', early);
+    expect(await store.messageAttempts.recordAccepted('m1:0:imessage', 'ext-1')).toEqual(early);
     expect(await store.messageAttempts.findById('m1:0:imessage')).toEqual({
       ...attempt,
       externalId: 'ext-1',
+      earlyUpdates: early,
     });
     expect(await store.messageAttempts.findByExternalId('i1', 'ext-1')).toEqual({
       ...attempt,
       externalId: 'ext-1',
+      earlyUpdates: early,
     });
   });
 

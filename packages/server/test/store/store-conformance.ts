@@ -45,6 +45,25 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
     });
   }
 
+  /** A customer, an instance, the outbound message `m1` and its first SMS attempt, with no provider id yet. */
+  async function seedSmsAttempt(store: Store): Promise<string> {
+    await seedCustomer(store, 'c1');
+    await seedInstance(store);
+    await store.messages.insert(outboundMessage('m1', T0));
+    const attemptId = 'm1:0:sms';
+    await store.messageAttempts.insert({
+      attemptId,
+      messageId: 'm1',
+      customerId: 'c1',
+      instanceId: 'i1',
+      attempt: 0,
+      channel: 'sms',
+      externalId: null,
+      createdAt: T0,
+    });
+    return attemptId;
+  }
+
   describe(`${name} store`, () => {
     it('round-trips customers and soft-deletes them', () =>
       withStore(async (store) => {
@@ -262,21 +281,8 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
 
     it("serializes transactions that lock one attempt: the later sees the earlier's writes", () =>
       withStore(async (store) => {
-        await seedCustomer(store, 'c1');
-        await seedInstance(store);
-        await store.messages.insert(outboundMessage('m1', T0));
-        const attemptId = 'm1:0:sms';
-        await store.messageAttempts.insert({
-          attemptId,
-          messageId: 'm1',
-          customerId: 'c1',
-          instanceId: 'i1',
-          attempt: 0,
-          channel: 'sms',
-          // No provider id yet: the lock does not depend on one.
-          externalId: null,
-          createdAt: T0,
-        });
+        // No provider id yet: the lock does not depend on one.
+        const attemptId = await seedSmsAttempt(store);
         await store.messageParts.insertAll(
           [0, 1].map((partIndex) => ({
             attemptId,
@@ -310,6 +316,52 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
           attempt: 0,
           externalId: null,
         });
+      }));
+
+    it('keeps the updates that race an attempt’s recording and hands each to it or past it, once', () =>
+      withStore(async (store) => {
+        const attemptId = await seedSmsAttempt(store);
+        const update = (n: number) => ({
+          externalId: `SM-${n}`,
+          status: 'delivered' as const,
+          channel: 'sms' as const,
+          occurredAt: T0.getTime() + n,
+        });
+        // Status updates keep themselves while the attempt has no provider id (reading the kept
+        // list, then writing it longer, as the status handler does); once it has one, they are
+        // applied instead. The send's recording runs among them.
+        const appliedLater: string[] = [];
+        const keep = (n: number) =>
+          store.transaction(async (tx) => {
+            const attempt = await tx.messageAttempts.findById(attemptId);
+            await new Promise((resolve) => setTimeout(resolve, 5 * (n % 3)));
+            if (attempt?.externalId === null) {
+              const kept = [...(attempt.earlyUpdates ?? []), update(n)];
+              await tx.messageAttempts.setEarlyUpdates(attemptId, kept);
+              return;
+            }
+            appliedLater.push(`SM-${n}`);
+          });
+        const recording = new Promise<string[]>((resolve, reject) =>
+          setTimeout(() => {
+            store
+              .transaction((tx) => tx.messageAttempts.recordAccepted(attemptId, 'SM-0'))
+              .then((early) => resolve(early.map((kept) => kept.externalId)), reject);
+          }, 8),
+        );
+        const [handed] = await Promise.all([
+          recording,
+          ...Array.from({ length: 8 }, (_, n) => keep(n + 1)),
+        ]);
+        expect([...handed, ...appliedLater].sort()).toEqual(
+          Array.from({ length: 8 }, (_, n) => `SM-${n + 1}`).sort(),
+        );
+        expect(await store.messageAttempts.findById(attemptId)).toMatchObject({
+          externalId: 'SM-0',
+        });
+        // Once applied, the kept list is cleared, and a recording with none answers none.
+        await store.messageAttempts.setEarlyUpdates(attemptId, null);
+        expect(await store.messageAttempts.recordAccepted(attemptId, 'SM-0')).toEqual([]);
       }));
 
     it('gives a provider lease to one holder at a time until it expires or is released', () =>

@@ -24,8 +24,12 @@ export interface FakeTwilioFaults {
   serverErrors?: { count: number; status?: number };
   /** The next N API calls answer 429 with `Retry-After`. */
   rateLimited?: { count: number; retryAfterSeconds?: number };
-  /** The next N creations create the message but answer only after `delayMs` (a timeout). */
-  slowCreates?: { count: number; delayMs: number };
+  /**
+   * The next N creations (after the first `skip`, 0 by default) create the message but answer
+   * only after `delayMs`: a timeout, or a later part of a multi-part send still on its way while
+   * the first part's status callbacks arrive.
+   */
+  slowCreates?: { count: number; delayMs: number; skip?: number };
   /** The next N creations create the message, then answer 500 (it exists all the same). */
   createdThenError?: { count: number };
   /** Status callbacks arrive final first: `delivered` before `sent`. */
@@ -447,7 +451,9 @@ export class FakeTwilio {
       this.#runLifecycle(message);
     }
     const slow = this.faults.slowCreates;
-    if (slow && slow.count > 0) {
+    if (slow && (slow.skip ?? 0) > 0) {
+      slow.skip = (slow.skip ?? 0) - 1;
+    } else if (slow && slow.count > 0) {
       slow.count -= 1;
       await new Promise<void>((resolve) => this.#later(() => resolve(), slow.delayMs));
     }

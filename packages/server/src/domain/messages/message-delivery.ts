@@ -580,7 +580,7 @@ export class MessageDelivery {
     const messageId = sent.id;
     const { externalId, parts = [], segments } = result;
     await this.options.store.transaction(async (tx) => {
-      await tx.messageAttempts.setExternalId(attemptId, externalId);
+      const early = await tx.messageAttempts.recordAccepted(attemptId, externalId);
       if (parts.length > 1) {
         await tx.messageParts.insertAll(
           parts.map((part, partIndex) => ({
@@ -596,32 +596,32 @@ export class MessageDelivery {
         );
       }
       // The attempt is the message's current one while its retry count and channel are the
-      // attempt's (its id is made of them: no need to read its row back). A status callback may
-      // have recorded the provider id first (it can commit before this transaction on
-      // PostgreSQL); the segments and files of the same send still belong here.
+      // attempt's (its id is made of them: no need to read its row back).
       if (files === undefined) {
         const attempt = { retryCount: sent.retryCount, channel };
         await tx.messages.recordProviderId(messageId, attempt, externalId, segments);
-        return;
+      } else {
+        // The files' conversions are merged into the attachments as they are now.
+        const message = await tx.messages.findByIdInAnyCustomer(messageId);
+        if (
+          message &&
+          (message.externalId === null || message.externalId === externalId) &&
+          message.retryCount === sent.retryCount &&
+          message.channel === channel
+        ) {
+          await tx.messages.update(messageId, {
+            externalId,
+            ...(segments === undefined ? {} : { segments }),
+            attachments: withPreparedFiles(message, files),
+          });
+        }
       }
-      // The files' conversions are merged into the attachments as they are now.
-      const message = await tx.messages.findByIdInAnyCustomer(messageId);
-      if (
-        message &&
-        (message.externalId === null || message.externalId === externalId) &&
-        message.retryCount === sent.retryCount &&
-        message.channel === channel
-      ) {
-        await tx.messages.update(messageId, {
-          externalId,
-          ...(segments === undefined ? {} : { segments }),
-          attachments: withPreparedFiles(message, files),
-        });
-      }
+      // Status callbacks that raced this response (a part's, while later parts were being
+      // sent) were kept on the attempt: they apply now that its id and parts are known.
+      await this.options.statusUpdates.applyEarly(tx, attemptId, instanceId, early);
     });
   }
 
-  /** Fails a message still in status `from` (pending by default) with `message.failed`. */
   /** Why one of the message's customer URLs may not be handed on now, or null. */
   async #unsafeUrl(message: MessageRecord): Promise<string | null> {
     const policy = this.options.urlPolicy;
@@ -643,6 +643,7 @@ export class MessageDelivery {
     return null;
   }
 
+  /** Fails a message still in status `from` (pending by default) with `message.failed`. */
   async #fail(
     message: MessageRecord,
     failure: { channel: Channel | null; code: string; message: string },

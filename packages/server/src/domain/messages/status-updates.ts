@@ -5,6 +5,10 @@ import type {
 } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { InboundContext } from '../../providers/provider-hub';
+import type {
+  EarlyStatusUpdate,
+  MessageAttemptRepository,
+} from '../../store/message-attempt-repository';
 import type { MessagePartRecord } from '../../store/message-part-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
@@ -40,46 +44,66 @@ export class MessageStatusUpdates {
 
   /** The sink handler of `message.status` events. */
   readonly handle = async (event: ProviderStatusEvent, context: InboundContext): Promise<void> => {
-    await this.store.transaction(async (tx) => {
-      const part = await tx.messageParts.findByExternalId(context.instanceId, event.externalId);
-      if (part) {
-        await this.#applyToPart(tx, part, event);
-        return;
-      }
-      const byAttempt =
-        event.attemptId === undefined
-          ? undefined
-          : await tx.messageAttempts.findById(event.attemptId);
-      const attempt =
-        byAttempt && byAttempt.instanceId === context.instanceId
-          ? byAttempt
-          : await tx.messageAttempts.findByExternalId(context.instanceId, event.externalId);
-      if (!attempt) return;
-      if (attempt.externalId === null) {
-        await tx.messageAttempts.setExternalId(attempt.attemptId, event.externalId);
-      }
-      const message = await tx.messages.findByIdInAnyCustomer(attempt.messageId);
-      // An update about an attempt the message has moved past (a retry, a fallback) is history.
-      if (
-        !message ||
-        message.retryCount !== attempt.attempt ||
-        message.channel !== attempt.channel
-      ) {
-        return;
-      }
-      let status: ProviderDeliveryStatus = event.status;
-      if (event.recipient !== undefined && message.isGroup && status !== 'failed') {
-        const reached = await this.#groupStatus(tx, message, event.recipient, status);
-        if (reached === undefined) return;
-        status = reached;
-      }
-      await this.apply(tx, message, {
-        status,
-        externalId: event.externalId,
-        ...(event.status === 'failed' ? { error: event.error } : {}),
-      });
-    });
+    await this.store.transaction((tx) => this.#handleIn(tx, event, context.instanceId));
   };
+
+  /**
+   * Applies the updates kept for an attempt while its send was not yet recorded as accepted
+   * (`early`, as {@link MessageAttemptRepository.recordAccepted} answered them), in the order
+   * they came, then forgets them. Called in the transaction that records the send's provider id
+   * and its parts, after recording them: a part's update then finds its part.
+   */
+  async applyEarly(
+    tx: UnitOfWork,
+    attemptId: string,
+    instanceId: string,
+    early: readonly EarlyStatusUpdate[],
+  ): Promise<void> {
+    if (early.length === 0) return;
+    for (const update of early) await this.#handleIn(tx, eventOf(update, attemptId), instanceId);
+    await tx.messageAttempts.setEarlyUpdates(attemptId, null);
+  }
+
+  async #handleIn(tx: UnitOfWork, event: ProviderStatusEvent, instanceId: string): Promise<void> {
+    const part = await tx.messageParts.findByExternalId(instanceId, event.externalId);
+    if (part) {
+      await this.#applyToPart(tx, part, event);
+      return;
+    }
+    const byAttempt =
+      event.attemptId === undefined
+        ? undefined
+        : await tx.messageAttempts.findById(event.attemptId);
+    const attempt =
+      byAttempt && byAttempt.instanceId === instanceId
+        ? byAttempt
+        : await tx.messageAttempts.findByExternalId(instanceId, event.externalId);
+    if (!attempt) return;
+    if (attempt.externalId === null) {
+      // The send's response has not been recorded yet (the update raced it), so whether this is
+      // the whole send or one of its parts is not known: kept on the attempt until it is. On
+      // PostgreSQL this write and the recording's conflict on the row, and the later runs again.
+      const kept = [...(attempt.earlyUpdates ?? []), earlyOf(event)];
+      await tx.messageAttempts.setEarlyUpdates(attempt.attemptId, kept);
+      return;
+    }
+    const message = await tx.messages.findByIdInAnyCustomer(attempt.messageId);
+    // An update about an attempt the message has moved past (a retry, a fallback) is history.
+    if (!message || message.retryCount !== attempt.attempt || message.channel !== attempt.channel) {
+      return;
+    }
+    let status: ProviderDeliveryStatus = event.status;
+    if (event.recipient !== undefined && message.isGroup && status !== 'failed') {
+      const reached = await this.#groupStatus(tx, message, event.recipient, status);
+      if (reached === undefined) return;
+      status = reached;
+    }
+    await this.apply(tx, message, {
+      status,
+      externalId: event.externalId,
+      ...(event.status === 'failed' ? { error: event.error } : {}),
+    });
+  }
 
   /**
    * A group member's receipt: recorded per member, and the group message reaches `delivered`
@@ -201,4 +225,34 @@ export class MessageStatusUpdates {
     if (current.status === 'failed') await this.onFailed?.(tx, current);
     return current;
   }
+}
+
+/** What of a status update is kept while its attempt waits for its send to be recorded. */
+function earlyOf(event: ProviderStatusEvent): EarlyStatusUpdate {
+  return {
+    externalId: event.externalId,
+    status: event.status,
+    ...(event.status === 'failed' ? { error: event.error } : {}),
+    ...(event.recipient === undefined ? {} : { recipient: event.recipient }),
+    channel: event.channel,
+    occurredAt: event.occurredAt.getTime(),
+  };
+}
+
+/** A kept update as the event it came as, for the attempt `attemptId`. */
+function eventOf(update: EarlyStatusUpdate, attemptId: string): ProviderStatusEvent {
+  const base = {
+    kind: 'message.status' as const,
+    channel: update.channel,
+    occurredAt: new Date(update.occurredAt),
+    externalId: update.externalId,
+    attemptId,
+    ...(update.recipient === undefined ? {} : { recipient: update.recipient }),
+  };
+  if (update.status !== 'failed') return { ...base, status: update.status };
+  const error = update.error ?? {
+    code: 'IMESSAGE_SEND_FAILED',
+    message: 'The provider reported a delivery failure',
+  };
+  return { ...base, status: 'failed', error };
 }

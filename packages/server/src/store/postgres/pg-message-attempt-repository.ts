@@ -1,14 +1,31 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
+import type {
+  EarlyStatusUpdate,
+  MessageAttemptRecord,
+  MessageAttemptRepository,
+} from '../message-attempt-repository';
 import { first, type PgExecutor } from './pg-executor';
-import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
+import {
+  pgPreparedQuery,
+  preparedFirstBy,
+  preparedInsert,
+  preparedUpdate,
+} from './pg-prepared-query';
 import { messageAttempts } from './pg-schema-messages';
 
 const insertAttempt = preparedInsert(messageAttempts, { onConflictDoNothing: true });
 
 const attemptById = preparedFirstBy(messageAttempts, { attemptId: messageAttempts.attemptId });
-const setExternalId = preparedUpdate(messageAttempts, () =>
+const updateAttempt = preparedUpdate(messageAttempts, () =>
   eq(messageAttempts.attemptId, sql.placeholder('$attemptId')),
+);
+const recordAccepted = pgPreparedQuery((db) =>
+  db
+    .update(messageAttempts)
+    .set({ externalId: sql`${sql.placeholder('externalId')}` })
+    .where(eq(messageAttempts.attemptId, sql.placeholder('attemptId')))
+    .returning({ earlyUpdates: messageAttempts.earlyUpdates })
+    .prepare(''),
 );
 
 /** {@link MessageAttemptRepository} on PostgreSQL. */
@@ -16,7 +33,7 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
   /** Creates the repository over an executor. */
   constructor(private readonly run: PgExecutor) {}
 
-  insert(attempt: MessageAttemptRecord): Promise<void> {
+  insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void> {
     return this.run(async (db) => {
       await insertAttempt(db, attempt);
     });
@@ -46,9 +63,16 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
     );
   }
 
-  setExternalId(attemptId: string, externalId: string): Promise<void> {
+  recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {
     return this.run(async (db) => {
-      await setExternalId(db, { externalId }, { $attemptId: attemptId });
+      const [row] = await recordAccepted(db).execute({ attemptId, externalId });
+      return row?.earlyUpdates ?? [];
+    });
+  }
+
+  setEarlyUpdates(attemptId: string, updates: EarlyStatusUpdate[] | null): Promise<void> {
+    return this.run(async (db) => {
+      await updateAttempt(db, { earlyUpdates: updates }, { $attemptId: attemptId });
     });
   }
 

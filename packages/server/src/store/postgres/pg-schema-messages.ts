@@ -9,6 +9,7 @@ import {
   primaryKey,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { EarlyStatusUpdate } from '../message-attempt-repository';
 import type {
   MessageDirection,
   StoredAttachment,
@@ -134,6 +135,7 @@ export const messageAttempts = pgTable(
     attempt: integer('attempt').notNull(),
     channel: text('channel').$type<Channel>().notNull(),
     externalId: text('external_id'),
+    earlyUpdates: json('early_updates').$type<EarlyStatusUpdate[]>(),
     createdAt: timestamp('created_at').notNull(),
   },
   (table) => [

@@ -9,6 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import type { EarlyStatusUpdate } from '../message-attempt-repository';
 import type {
   MessageDirection,
   StoredAttachment,
@@ -134,6 +135,7 @@ export const messageAttempts = sqliteTable(
     attempt: integer('attempt').notNull(),
     channel: text('channel').$type<Channel>().notNull(),
     externalId: text('external_id'),
+    earlyUpdates: text('early_updates', { mode: 'json' }).$type<EarlyStatusUpdate[]>(),
     createdAt: timestamp('created_at').notNull(),
   },
   (table) => [

@@ -1,5 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { MessageAttemptRecord, MessageAttemptRepository } from '../message-attempt-repository';
+import type {
+  EarlyStatusUpdate,
+  MessageAttemptRecord,
+  MessageAttemptRepository,
+} from '../message-attempt-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import { preparedQuery } from './prepared-query';
@@ -29,12 +33,21 @@ const attemptByExternalId = preparedQuery((db) =>
     .prepare(),
 );
 
+const recordAccepted = preparedQuery((db) =>
+  db
+    .update(messageAttempts)
+    .set({ externalId: sql`${sql.placeholder('externalId')}` })
+    .where(eq(messageAttempts.attemptId, sql.placeholder('attemptId')))
+    .returning({ earlyUpdates: messageAttempts.earlyUpdates })
+    .prepare(),
+);
+
 /** {@link MessageAttemptRepository} on SQLite. */
 export class SqliteMessageAttemptRepository implements MessageAttemptRepository {
   /** Creates the repository over an executor. */
   constructor(private readonly run: SqliteExecutor) {}
 
-  insert(attempt: MessageAttemptRecord): Promise<void> {
+  insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void> {
     return this.run((db) => {
       insertRow(db, messageAttempts, attempt, 'nothing');
     });
@@ -51,9 +64,13 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
     return this.run((db) => attemptByExternalId(db).get({ instanceId, externalId }));
   }
 
-  setExternalId(attemptId: string, externalId: string): Promise<void> {
+  recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {
+    return this.run((db) => recordAccepted(db).get({ attemptId, externalId })?.earlyUpdates ?? []);
+  }
+
+  setEarlyUpdates(attemptId: string, updates: EarlyStatusUpdate[] | null): Promise<void> {
     return this.run((db) => {
-      updateRows(db, messageAttempts, { externalId }, { attemptId });
+      updateRows(db, messageAttempts, { earlyUpdates: updates }, { attemptId });
     });
   }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `message_attempts` ADD `early_updates` text;
