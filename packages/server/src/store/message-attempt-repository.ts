@@ -1,25 +1,28 @@
 import type { Channel } from '@switchboard/contract';
-import type { ProviderDeliveryStatus, ProviderFailure } from '@switchboard/provider-kit';
+import type { ProviderFailure } from '@switchboard/provider-kit';
 
 /**
  * A provider status update that arrived before the send of its attempt was recorded as accepted
  * (a callback racing the send's response, or a part's callback while later parts are still being
  * sent): kept on the attempt, and applied once the send's provider id and parts are recorded.
  */
-export interface EarlyStatusUpdate {
+export type EarlyStatusUpdate = {
   /** The provider id the update is about (the send's, or one of its parts'). */
   externalId: string;
-  /** The status reported. */
-  status: ProviderDeliveryStatus;
-  /** Why it failed, with `failed`. */
-  error?: ProviderFailure;
   /** In a group, the member the receipt is for. */
   recipient?: string;
   /** The channel the update came on. */
   channel: Channel;
   /** When the upstream says it happened, in epoch milliseconds. */
   occurredAt: number;
-}
+} & (
+  | { status: 'sent' | 'delivered' | 'read' }
+  | {
+      status: 'failed';
+      /** Why it failed. */
+      error: ProviderFailure;
+    }
+);
 
 /** One delivery attempt of a message on one channel. */
 export interface MessageAttemptRecord {

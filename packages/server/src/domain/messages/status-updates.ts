@@ -229,30 +229,12 @@ export class MessageStatusUpdates {
 
 /** What of a status update is kept while its attempt waits for its send to be recorded. */
 function earlyOf(event: ProviderStatusEvent): EarlyStatusUpdate {
-  return {
-    externalId: event.externalId,
-    status: event.status,
-    ...(event.status === 'failed' ? { error: event.error } : {}),
-    ...(event.recipient === undefined ? {} : { recipient: event.recipient }),
-    channel: event.channel,
-    occurredAt: event.occurredAt.getTime(),
-  };
+  const { kind: _kind, attemptId: _attemptId, upstreamEventId: _id, occurredAt, ...kept } = event;
+  return { ...kept, occurredAt: occurredAt.getTime() };
 }
 
 /** A kept update as the event it came as, for the attempt `attemptId`. */
 function eventOf(update: EarlyStatusUpdate, attemptId: string): ProviderStatusEvent {
-  const base = {
-    kind: 'message.status' as const,
-    channel: update.channel,
-    occurredAt: new Date(update.occurredAt),
-    externalId: update.externalId,
-    attemptId,
-    ...(update.recipient === undefined ? {} : { recipient: update.recipient }),
-  };
-  if (update.status !== 'failed') return { ...base, status: update.status };
-  const error = update.error ?? {
-    code: 'IMESSAGE_SEND_FAILED',
-    message: 'The provider reported a delivery failure',
-  };
-  return { ...base, status: 'failed', error };
+  const { occurredAt, ...kept } = update;
+  return { ...kept, kind: 'message.status', occurredAt: new Date(occurredAt), attemptId };
 }
