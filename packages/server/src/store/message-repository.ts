@@ -279,8 +279,9 @@ export interface MessageRepository {
   /**
    * Records the provider id of the message's current attempt (and its segment count, when
    * known): only while the message is still in `attempt`'s retry and on its channel, and its
-   * provider id is unset or already `externalId` (a status update may have recorded it first).
-   * A message that has moved on (a retry, a fallback) is left alone.
+   * provider id is unset or already `externalId` (then only the count is taken: status updates
+   * that race the send wait on the attempt and no longer record the id first, so this is a
+   * guard). A message that has moved on (a retry, a fallback) is left alone.
    */
   recordProviderId(
     id: string,

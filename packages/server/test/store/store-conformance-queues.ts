@@ -204,7 +204,7 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect(await stored()).toEqual([null, null]);
         await store.messages.recordProviderId('m1', sms, 'SM1', 3);
         expect(await stored()).toEqual(['SM1', 3]);
-        // Another provider id does not replace it; the same one (a status update's) takes the count.
+        // Another provider id does not replace it; the same one again takes the count.
         await store.messages.recordProviderId('m1', sms, 'SM2', 5);
         expect(await stored()).toEqual(['SM1', 3]);
         await store.messages.recordProviderId('m1', sms, 'SM1', 4);

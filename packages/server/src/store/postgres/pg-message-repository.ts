@@ -300,7 +300,8 @@ export class PgMessageRepository implements MessageRepository {
     return this.run(async (db) => {
       const patch = { externalId, ...(segments === undefined ? {} : { segments }) };
       if ((await updateOfAttempt(db, patch, keys, 'unset')) > 0) return;
-      // Recorded first by a status update: the segment count still belongs here.
+      // The same id recorded already (a guard: early status updates wait on the attempt now):
+      // the segment count still belongs here.
       if (segments !== undefined) {
         await updateOfAttempt(db, { segments }, { ...keys, $externalId: externalId }, 'recorded');
       }

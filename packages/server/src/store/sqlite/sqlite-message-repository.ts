@@ -378,7 +378,8 @@ export class SqliteMessageRepository implements MessageRepository {
     return this.run((db) => {
       const patch = { externalId, ...(segments === undefined ? {} : { segments }) };
       if (updateRows(db, messages, patch, { ...current, externalId: null }) > 0) return;
-      // Recorded first by a status update: the segment count still belongs here.
+      // The same id recorded already (a guard: early status updates wait on the attempt now):
+      // the segment count still belongs here.
       if (segments !== undefined)
         updateRows(db, messages, { segments }, { ...current, externalId });
     });
