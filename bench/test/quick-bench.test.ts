@@ -51,6 +51,13 @@ describe('pnpm bench --quick', () => {
         expect(Number.isFinite(figure.value), `${scenario.id} ${figure.name}`).toBe(true);
       }
     }
+    // The end-to-end scenario's floor ran the same bursts to completion beside the server.
+    const endToEnd = report.scenarios.find((scenario) => scenario.id === 'end-to-end');
+    const floorCpu = endToEnd?.metrics.find(
+      (figure) => figure.name === 'floor: CPU per fully delivered message',
+    );
+    expect(floorCpu?.value).toBeGreaterThan(0);
+    expect(endToEnd?.notes.join(' ')).not.toMatch(/did not finish delivering/);
     const markdown = readFileSync(join(outDir, 'latest.md'), 'utf8');
     for (const scenario of SCENARIOS) expect(markdown).toContain(`## ${scenario.title}`);
   });

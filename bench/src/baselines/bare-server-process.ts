@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BENCH_SRC_DIR } from '../paths';
 import { freePort } from '../process/free-port';
-import { NodeChild, waitForHttpOk } from '../process/node-child';
+import { type NodeChild, spawnHttpChild } from '../process/node-child';
 
 /** The bare Fastify baseline server (see `bare-server.ts`) in its own process. */
 export class BareServer {
@@ -17,23 +17,19 @@ export class BareServer {
     eventsPerSend?: number;
   }): Promise<BareServer> {
     const port = await freePort();
-    const child = NodeChild.spawn({
-      name: 'bare Fastify baseline',
-      script: join(BENCH_SRC_DIR, 'baselines', 'bare-server.ts'),
-      env: {
-        NODE_ENV: 'production',
-        PORT: String(port),
-        RESPONSE_BYTES: String(options.responseBytes),
-        EVENTS_PER_SEND: String(options.eventsPerSend ?? 3),
+    const { child, url } = await spawnHttpChild(
+      {
+        name: 'bare Fastify baseline',
+        script: join(BENCH_SRC_DIR, 'baselines', 'bare-server.ts'),
+        env: {
+          NODE_ENV: 'production',
+          PORT: String(port),
+          RESPONSE_BYTES: String(options.responseBytes),
+          EVENTS_PER_SEND: String(options.eventsPerSend ?? 3),
+        },
       },
-    });
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitForHttpOk(`${url}/health`, child, { startedAt: performance.now() });
-    } catch (error) {
-      await child.stop();
-      throw error;
-    }
+      port,
+    );
     return new BareServer(url, child);
   }
 

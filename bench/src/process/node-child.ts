@@ -127,6 +127,25 @@ export async function waitForHttpOk(
   throw new Error(`${child.name} did not answer ${url} in time:\n${child.outputTail}`);
 }
 
+/**
+ * Starts a child that serves HTTP on 127.0.0.1:`port` and waits until its `/health` answers 200;
+ * stops it when it never does. Returns the child and its base URL.
+ */
+export async function spawnHttpChild(
+  options: NodeChildOptions,
+  port: number,
+): Promise<{ child: NodeChild; url: string }> {
+  const child = NodeChild.spawn(options);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttpOk(`${url}/health`, child, { startedAt: performance.now() });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  return { child, url };
+}
+
 /** Whether a TCP connection to 127.0.0.1:`port` is accepted. */
 function portAccepts(port: number): Promise<boolean> {
   return new Promise((resolveOpen) => {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { request } from 'undici';
+import { waitUntil } from '../load/wait-until';
 import { BENCH_SRC_DIR } from '../paths';
 import { freePort } from '../process/free-port';
-import { NodeChild, waitForHttpOk } from '../process/node-child';
+import { type NodeChild, spawnHttpChild } from '../process/node-child';
 import type { ReceiverStats } from './webhook-receiver';
 
 /** The signing secret the scenario registers its webhooks with. */
@@ -19,18 +20,14 @@ export class WebhookReceiver {
   /** Starts the receiver. */
   static async start(): Promise<WebhookReceiver> {
     const port = await freePort();
-    const child = NodeChild.spawn({
-      name: 'webhook receiver',
-      script: join(BENCH_SRC_DIR, 'receiver', 'webhook-receiver.ts'),
-      env: { NODE_ENV: 'production', PORT: String(port), WEBHOOK_SECRET: RECEIVER_SECRET },
-    });
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitForHttpOk(`${url}/health`, child, { startedAt: performance.now() });
-    } catch (error) {
-      await child.stop();
-      throw error;
-    }
+    const { child, url } = await spawnHttpChild(
+      {
+        name: 'webhook receiver',
+        script: join(BENCH_SRC_DIR, 'receiver', 'webhook-receiver.ts'),
+        env: { NODE_ENV: 'production', PORT: String(port), WEBHOOK_SECRET: RECEIVER_SECRET },
+      },
+      port,
+    );
     return new WebhookReceiver(url, child);
   }
 
@@ -38,6 +35,27 @@ export class WebhookReceiver {
   async stats(): Promise<ReceiverStats> {
     const response = await request(`${this.url}/stats`);
     return (await response.body.json()) as ReceiverStats;
+  }
+
+  /**
+   * Waits until `messages` messages each had their `eventsPerMessage` webhooks (one of them
+   * `message.delivered`), or until `deadline` (a `performance.now()` time): whether they all came,
+   * and the counts at the end.
+   */
+  async waitForMessages(
+    messages: number,
+    eventsPerMessage: number,
+    deadline: number,
+  ): Promise<{ complete: boolean; stats: ReceiverStats }> {
+    let stats = await this.stats();
+    const complete = await waitUntil(async () => {
+      stats = await this.stats();
+      return (
+        (stats.byType['message.delivered'] ?? 0) >= messages &&
+        stats.valid >= messages * eventsPerMessage
+      );
+    }, deadline);
+    return { complete, stats };
   }
 
   /** Zeroes the counts. */

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { apiRequest, assertImplemented, UnexpectedAnswerError } from '../api/api-client';
 import { probeSend } from '../api/probe-send';
+import { LifecycleFloor } from '../baselines/lifecycle-floor-process';
 import type { ScenarioContext } from '../bench-mode';
 import { sendBurst } from '../load/send-burst';
 import { waitUntil } from '../load/wait-until';
@@ -11,7 +12,6 @@ import { bytesWritten } from '../process/io-counters';
 import { PeakRssWatch } from '../process/memory-probe';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
-import type { ReceiverStats } from '../receiver/webhook-receiver';
 import { seedTenants } from '../seed/tenants';
 import { median, round } from '../stats/summary';
 import { type BacklogSample, DeliveryBacklogSampler } from './delivery-backlog';
@@ -39,6 +39,16 @@ interface RoundFigures {
   cpuPerMessageUs: number;
   /** Bytes the server wrote to storage (WAL and checkpoints) per delivered message, if known. */
   writtenPerMessage: number | undefined;
+  /** The same burst through the floor (`lifecycle-floor.ts`), right after the server's. */
+  floor: FloorFigures;
+}
+
+/** What the floor did with one round's burst. */
+interface FloorFigures {
+  deliveredPerSec: number;
+  /** Floor CPU (user + system) per fully delivered message, in microseconds. */
+  cpuPerMessageUs: number;
+  complete: boolean;
 }
 
 /** A real event payload of this run, for the baseline loop to POST (same size, same receiver). */
@@ -72,6 +82,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
     env: { WEBHOOK_CONCURRENCY: String(WEBHOOK_CONCURRENCY) },
     ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
   });
+  let floor: LifecycleFloor | undefined;
   try {
     const tenants = await seedTenants(server.url, {
       customers: settings.customers,
@@ -95,6 +106,15 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
     if (!probed)
       throw new Error('the first message never reached the receiver as message.delivered');
     const payload = sampleEventPayload(databasePath);
+    const floorDatabasePath = join(context.workDir, 'end-to-end-floor.db');
+    copyDatabase(databasePath, floorDatabasePath);
+    floor = await LifecycleFloor.start({
+      databasePath: floorDatabasePath,
+      receiverUrl: receiver.url,
+      secret: RECEIVER_SECRET,
+      webhookConcurrency: WEBHOOK_CONCURRENCY,
+      ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
+    });
     await waitForCpuIdle(server.pid);
 
     const rounds: RoundFigures[] = [];
@@ -116,15 +136,9 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         behaviour: 'imessage-delivered',
       });
       const sendsDoneAt = performance.now();
-      let stats: ReceiverStats = await receiver.stats();
-      const complete = await waitUntil(
-        async () => {
-          stats = await receiver.stats();
-          return (
-            (stats.byType['message.delivered'] ?? 0) >= burst.accepted &&
-            stats.valid >= burst.accepted * EVENTS_PER_MESSAGE
-          );
-        },
+      const { complete, stats } = await receiver.waitForMessages(
+        burst.accepted,
+        EVENTS_PER_MESSAGE,
         performance.now() + settings.drainLimitSec * 1000,
       );
       const drainSec = (performance.now() - sendsDoneAt) / 1000;
@@ -149,6 +163,14 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         body: payload,
         secret: RECEIVER_SECRET,
       });
+      const floorFigures = await floorRound(floor, receiver, {
+        keys,
+        total: settings.messages,
+        concurrency: settings.sendConcurrency,
+        sendWindowSec: settings.sendWindowSec,
+        drainLimitSec: settings.drainLimitSec,
+        runTag: `floor-${index}`,
+      });
       const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
       // The messages each per-message figure divides by.
       const delivered = Math.max(1, stats.byType['message.delivered'] ?? burst.accepted);
@@ -170,10 +192,11 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
           writtenBefore === undefined || writtenAfter === undefined
             ? undefined
             : (writtenAfter - writtenBefore) / delivered,
+        floor: floorFigures,
       };
       rounds.push(figures);
       context.log(
-        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}`,
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}; floor ${round(floorFigures.deliveredPerSec, 0)} msgs/s, ${round(floorFigures.cpuPerMessageUs, 0)} µs CPU per message${floorFigures.complete ? '' : ' (INCOMPLETE)'}`,
       );
       await waitForCpuIdle(server.pid);
     }
@@ -188,7 +211,15 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       `${settings.customers} customers, each with one webhook subscribed to \`*\` on the same local receiver; up to ${settings.messages} sends per round from ${settings.sendConcurrency} concurrent clients (sending stops after ${settings.sendWindowSec} s; the round waits at most ${settings.drainLimitSec} s more for the deliveries), recipients the simulator delivers over iMessage (queued → sent → delivered: ${EVENTS_PER_MESSAGE} webhooks per message). WEBHOOK_CONCURRENCY=${WEBHOOK_CONCURRENCY}; the baseline loop uses as many concurrent clients.`,
       `Backlog = webhook deliveries in state \`pending\`, read from the database every 250 ms. Per-round series are in latest.json.`,
     ];
-    if (rounds.some((r) => !r.complete)) {
+    notes.push(
+      "Floor: the same burst, right after each round, sent to `bench/src/baselines/lifecycle-floor.ts` on a copy of the server's database: per message the rows the server writes for it (message, three events, three deliveries, their completions; no attempt rows), an API key look-up, group commits, three signed POSTs to the same receiver, and nothing else (no validation, no ORM, no status updates read back, no retries or leases). No server can do less on this data model; the ratios say how far above it Switchboard runs.",
+    );
+    if (process.env.BENCH_FLOOR_LEAVE_OUT) {
+      notes.push(
+        `The floor left out: ${process.env.BENCH_FLOOR_LEAVE_OUT} (BENCH_FLOOR_LEAVE_OUT).`,
+      );
+    }
+    if (rounds.some((r) => !r.complete || !r.floor.complete)) {
       notes.push(
         'A round did not finish delivering within its time bound: the figures are what arrived by then.',
       );
@@ -231,6 +262,26 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
           { op: '<=', value: 2 },
         ),
         ...writtenMetric(rounds),
+        metric(
+          'floor: messages fully delivered/s (the same writes and webhooks, nothing else)',
+          round(median(rounds.map((r) => r.floor.deliveredPerSec)), 0),
+          'msg/s',
+        ),
+        metric(
+          'floor: CPU per fully delivered message',
+          round(median(rounds.map((r) => r.floor.cpuPerMessageUs)), 0),
+          'µs',
+        ),
+        metric(
+          'server CPU per message ÷ floor',
+          round(median(rounds.map((r) => r.cpuPerMessageUs / r.floor.cpuPerMessageUs)), 2),
+          '×',
+        ),
+        metric(
+          'messages/s ÷ floor',
+          round(median(rounds.map((r) => r.deliveredPerSec / r.floor.deliveredPerSec)), 3),
+          '×',
+        ),
         metric('max delivery backlog', maxBacklog, 'deliveries'),
         metric(
           'backlog left after each round',
@@ -264,6 +315,8 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             'peak RSS MB',
             'server CPU µs/message',
             'written KB/message',
+            'floor msgs/s',
+            'floor CPU µs/message',
           ],
           rows: rounds.map((r, index) => [
             index + 1,
@@ -278,6 +331,8 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             round(r.peakRss / MB, 1),
             round(r.cpuPerMessageUs, 0),
             r.writtenPerMessage === undefined ? '' : round(r.writtenPerMessage / 1024, 1),
+            round(r.floor.deliveredPerSec, 0),
+            round(r.floor.cpuPerMessageUs, 0),
           ]),
         },
       ],
@@ -285,9 +340,68 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       raw: { backlogSeries: series },
     };
   } finally {
+    await floor?.stop();
     await server.stop();
     await receiver.stop();
   }
+}
+
+/** Copies a live WAL database, folded into one file (`VACUUM INTO`), for the floor to start from. */
+function copyDatabase(from: string, to: string): void {
+  const db = new Database(from, { readonly: true });
+  try {
+    db.prepare('vacuum into ?').run(to);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Sends a round's burst through the floor and waits until the receiver has every message's three
+ * webhooks (the receiver is reset first): the floor's messages/s and CPU per message.
+ */
+async function floorRound(
+  floor: LifecycleFloor | undefined,
+  receiver: WebhookReceiver,
+  options: {
+    keys: readonly string[];
+    total: number;
+    concurrency: number;
+    sendWindowSec: number;
+    drainLimitSec: number;
+    runTag: string;
+  },
+): Promise<FloorFigures> {
+  if (!floor) throw new Error('the floor is not running');
+  await receiver.reset();
+  await waitForCpuIdle(floor.pid);
+  const cpuBefore = cpuSeconds(floor.pid);
+  const startedAt = Date.now();
+  const burst = await sendBurst({
+    url: floor.url,
+    keys: options.keys,
+    total: options.total,
+    concurrency: options.concurrency,
+    deadline: performance.now() + options.sendWindowSec * 1000,
+    runTag: options.runTag,
+    behaviour: 'imessage-delivered',
+  }).catch((error: unknown) => {
+    throw new Error(`the floor failed: ${String(error)}\n${floor.outputTail}`);
+  });
+  const { complete, stats } = await receiver.waitForMessages(
+    burst.accepted,
+    EVENTS_PER_MESSAGE,
+    performance.now() + options.drainLimitSec * 1000,
+  );
+  await waitForCpuIdle(floor.pid);
+  const delivered = Math.max(1, stats.byType['message.delivered'] ?? burst.accepted);
+  const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
+  await receiver.reset();
+  return {
+    deliveredPerSec: (delivered * 1000) / Math.max(1, deliveredAt - startedAt),
+    cpuPerMessageUs: ((cpuSeconds(floor.pid) - cpuBefore) * 1e6) / delivered,
+    complete,
+  };
 }
 
 /** Bytes written to storage per delivered message (median of the rounds), where it is known. */

@@ -4,12 +4,10 @@ import { apiRequest, UnexpectedAnswerError } from '../api/api-client';
 import { probeSend } from '../api/probe-send';
 import type { ScenarioContext } from '../bench-mode';
 import { sendBurst } from '../load/send-burst';
-import { waitUntil } from '../load/wait-until';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { createBenchDatabase } from '../process/postgres-database';
 import { SwitchboardServer } from '../process/switchboard-server';
 import { RECEIVER_SECRET, WebhookReceiver } from '../receiver/receiver-process';
-import type { ReceiverStats } from '../receiver/webhook-receiver';
 import { seedTenants } from '../seed/tenants';
 import { median, round } from '../stats/summary';
 import { metric, type ScenarioOutcome } from './scenario-result';
@@ -183,15 +181,9 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
         runTag: `scale-${setup.store}-${setup.processes}-${index}`,
         behaviour: 'imessage-delivered',
       });
-      let stats: ReceiverStats = await receiver.stats();
-      const complete = await waitUntil(
-        async () => {
-          stats = await receiver.stats();
-          return (
-            (stats.byType['message.delivered'] ?? 0) >= burst.accepted &&
-            stats.valid >= burst.accepted * EVENTS_PER_MESSAGE
-          );
-        },
+      const { complete, stats } = await receiver.waitForMessages(
+        burst.accepted,
+        EVENTS_PER_MESSAGE,
         performance.now() + settings.drainLimitSec * 1000,
       );
       const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
