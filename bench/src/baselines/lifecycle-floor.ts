@@ -30,6 +30,7 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
+import { insertStatement } from '../scenarios/sqlite-ceiling';
 
 type Row = Record<string, unknown>;
 
@@ -66,17 +67,9 @@ if (!messageTemplate || !deliveryTemplate || !eventTemplate) {
 /** The message as events carry it (`data` of a `message.*` event the server wrote). */
 const dataTemplate = (JSON.parse(String(eventTemplate.payload)) as { data: Row }).data;
 
-function insertStatement(table: string, template: Row) {
-  const columns = Object.keys(template);
-  const statement = db.prepare(
-    `insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-  );
-  return (row: Row) => statement.run(...columns.map((column) => row[column] ?? null));
-}
-
-const insertMessage = insertStatement('messages', messageTemplate);
-const insertEvent = insertStatement('events', eventTemplate);
-const insertDelivery = insertStatement('webhook_deliveries', deliveryTemplate);
+const insertMessage = insertStatement(db, 'messages', Object.keys(messageTemplate));
+const insertEvent = insertStatement(db, 'events', Object.keys(eventTemplate));
+const insertDelivery = insertStatement(db, 'webhook_deliveries', Object.keys(deliveryTemplate));
 const updateMessage = db.prepare(
   'update messages set status = ?, timeline = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?',
 );

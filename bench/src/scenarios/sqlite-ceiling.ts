@@ -15,7 +15,8 @@ export interface SqliteCeiling {
   groupSize: number;
 }
 
-function insertStatement(db: Database.Database, table: string, columns: readonly string[]) {
+/** A prepared insert of `columns` into `table`, run with a row's values by column name (missing: null). */
+export function insertStatement(db: Database.Database, table: string, columns: readonly string[]) {
   const statement = db.prepare(
     `insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`,
   );
