@@ -24,7 +24,6 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
   },
   events: {
     events_customer_created_idx: 'GET /v1/events replay and the event log',
-    events_message_id_idx: "a message's events",
   },
   webhook_deliveries: {
     webhook_deliveries_pending_target_idx:

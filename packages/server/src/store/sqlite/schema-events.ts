@@ -22,8 +22,9 @@ export const events = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
   },
   (table) => [
+    // The replay and the event log. No index on `message_id`: no query reads a message's events,
+    // and each of a message's three events paid for one (docs/decisions.md).
     index('events_customer_created_idx').on(table.customerId, table.createdAt),
-    index('events_message_id_idx').on(table.messageId),
   ],
 );
 

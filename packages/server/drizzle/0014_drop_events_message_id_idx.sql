@@ -1,0 +1,1 @@
+DROP INDEX `events_message_id_idx`;
