@@ -68,6 +68,11 @@ export interface MediaSamples {
   probe(data: Uint8Array): Promise<MediaProbe>;
   /** The codecs of each stream of some bytes, in order. */
   codecs(data: Uint8Array): Promise<string[]>;
+  /**
+   * An MD5 of the packets of the first video stream of some bytes (FFmpeg's `md5` muxer over a
+   * stream copy): the same for a stream copied into another container, not for a re-encode.
+   */
+  videoDigest(data: Uint8Array): Promise<string>;
 }
 
 /** Samples for one test file; the directory goes when the file's tests are done. */
@@ -96,10 +101,14 @@ export function mediaSamples(): MediaSamples {
     }
     return file;
   };
-  const probe = async (data: Uint8Array): Promise<MediaProbe> => {
+  const probeInput = (data: Uint8Array): string => {
     probes += 1;
     const input = join(dir, `probe-${probes}`);
     writeFileSync(input, data);
+    return input;
+  };
+  const probe = async (data: Uint8Array): Promise<MediaProbe> => {
+    const input = probeInput(data);
     const { stdout } = await run((await tools).ffprobe, [...PROBE_ARGS, input]);
     return parseProbe(stdout);
   };
@@ -108,5 +117,11 @@ export function mediaSamples(): MediaSamples {
     make,
     probe,
     codecs: async (data) => (await probe(data)).streams.map((stream) => stream.codec),
+    videoDigest: async (data) => {
+      const input = probeInput(data);
+      const args = ['-hide_banner', '-loglevel', 'error', '-i', input, '-map', '0:v:0'];
+      const { stdout } = await run((await tools).ffmpeg, [...args, '-c', 'copy', '-f', 'md5', '-']);
+      return stdout.trim();
+    },
   };
 }
