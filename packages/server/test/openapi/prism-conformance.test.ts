@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startLoopbackReceiver } from '@switchboard/testing';
+import { freeLoopbackPort, startLoopbackReceiver } from '@switchboard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../support/child-process';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../support/test-app';
@@ -19,25 +19,41 @@ let proxy: string;
 const seen: string[] = [];
 const violations: string[] = [];
 
-/** Starts Prism's proxy on a free port in front of `upstream`; resolves with its origin. */
+/**
+ * Starts Prism's proxy on a free loopback port in front of `upstream`; resolves with its origin.
+ * Prism takes a port number, not a listening socket, so another process may take the port between
+ * the probe and Prism's own bind: then it tries another port.
+ */
 async function startPrism(upstream: string): Promise<string> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freeLoopbackPort();
+    try {
+      await spawnPrism(upstream, port);
+      return `http://127.0.0.1:${port}`;
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+/** Runs Prism's proxy on `port`; resolves once it listens, rejects with its output if it exits. */
+async function spawnPrism(upstream: string, port: number): Promise<void> {
   prism = spawn(
     join(PACKAGE_ROOT, 'node_modules', '.bin', 'prism'),
     ['proxy', OPENAPI, upstream, '--errors', '--host', '127.0.0.1', '--port', String(port)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  const child = prism;
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       if (output.includes('Prism is listening')) resolve();
     };
-    prism.stdout?.on('data', onData);
-    prism.stderr?.on('data', onData);
-    prism.once('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`prism exited with ${code}: ${output}`)));
   });
-  return `http://127.0.0.1:${port}`;
 }
 
 beforeAll(async () => {
