@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 /**
@@ -25,7 +25,7 @@ const packages = ['packages', 'examples']
 const programs = new Map();
 for (const dir of packages) {
   const config = JSON.parse(readFileSync(join(root, dir, 'tsconfig.json'), 'utf8'));
-  if (config.extends !== '../../tsconfig.base.json' && config.extends !== '../tsconfig.base.json') {
+  if (resolvePath(root, dir, config.extends ?? '') !== join(root, 'tsconfig.base.json')) {
     throw new Error(`${dir}/tsconfig.json must extend the root tsconfig.base.json`);
   }
   const key = ALONE.has(dir) ? dir : JSON.stringify(config.compilerOptions ?? {});

@@ -101,14 +101,14 @@ export function mediaSamples(): MediaSamples {
     }
     return file;
   };
-  const probeInput = (data: Uint8Array): string => {
+  const writeInput = (data: Uint8Array): string => {
     probes += 1;
     const input = join(dir, `probe-${probes}`);
     writeFileSync(input, data);
     return input;
   };
   const probe = async (data: Uint8Array): Promise<MediaProbe> => {
-    const input = probeInput(data);
+    const input = writeInput(data);
     const { stdout } = await run((await tools).ffprobe, [...PROBE_ARGS, input]);
     return parseProbe(stdout);
   };
@@ -118,7 +118,7 @@ export function mediaSamples(): MediaSamples {
     probe,
     codecs: async (data) => (await probe(data)).streams.map((stream) => stream.codec),
     videoDigest: async (data) => {
-      const input = probeInput(data);
+      const input = writeInput(data);
       const args = ['-hide_banner', '-loglevel', 'error', '-i', input, '-map', '0:v:0'];
       const { stdout } = await run((await tools).ffmpeg, [...args, '-c', 'copy', '-f', 'md5', '-']);
       return stdout.trim();
