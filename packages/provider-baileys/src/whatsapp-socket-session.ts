@@ -98,7 +98,7 @@ export class WhatsAppSocketSession {
   #cancelRetry: (() => void) | undefined;
   /** A close we caused, and the reason to report for it. */
   #closing: WhatsAppDisconnectReason | undefined;
-  /** Writes of credentials, in order; `connected` waits for them. */
+  /** Writes of credentials, in order (never rejects); `connected` and a new socket wait for them. */
   #credsWritten: Promise<void> = Promise.resolve();
   #stopped = false;
   /** True while this process holds the number's lease (and renews it). */
@@ -332,6 +332,8 @@ export class WhatsAppSocketSession {
     this.#generation += 1;
     const generation = this.#generation;
     this.#closing = undefined;
+    // The 515 restart after pairing comes right after the new credentials: read them once stored.
+    await this.#credsWritten;
     const auth = await loadStoredAuthState(this.context.state, this.phoneNumber);
     this.#auth = auth;
     const logger = baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber });
@@ -363,8 +365,10 @@ export class WhatsAppSocketSession {
       });
     };
     on('creds.update', async () => {
-      this.#credsWritten = this.#credsWritten.then(() => auth.saveCreds());
-      await this.#credsWritten;
+      const written = this.#credsWritten.then(() => auth.saveCreds());
+      // A failed write is logged (by `on`); the chain stays usable for the next ones.
+      this.#credsWritten = written.catch(() => undefined);
+      await written;
     });
     on('connection.update', (update) => this.#onConnection(update, socket, generation));
     on('messages.upsert', async ({ messages, type }) => {

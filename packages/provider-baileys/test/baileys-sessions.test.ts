@@ -94,6 +94,47 @@ describe('Baileys WhatsApp sessions', () => {
     await provider.stop();
   });
 
+  it('reconnects after pairing with the new credentials even when storing them is slow', async () => {
+    // A store on another machine (PostgreSQL) answers later than the 515 restart comes.
+    class SlowStateStore extends MemoryProviderStateStore {
+      override async set(key: string, value: string): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await super.set(key, value);
+      }
+    }
+    const { provider, network, transitions } = await setup({ state: new SlowStateStore() });
+    await pair(provider, network);
+    expect(transitions()).toEqual(['connecting', 'qr_pending', 'connecting', `connected ${JID}`]);
+    expect(network.sockets).toHaveLength(2);
+    expect(network.sockets[1]?.showingQr).toBe(false);
+    await provider.stop();
+  });
+
+  it('after credentials that could not be stored, asks for a QR code again instead of hanging', async () => {
+    class FailingOnceStateStore extends MemoryProviderStateStore {
+      failed = false;
+      override async set(key: string, value: string): Promise<void> {
+        if (!this.failed && key.endsWith('creds')) {
+          this.failed = true;
+          throw new Error('database unavailable');
+        }
+        await super.set(key, value);
+      }
+    }
+    const state = new FailingOnceStateStore();
+    const { provider, network, transitions, status } = await setup({ state });
+    await provider.whatsappSessions.enable(NUMBER);
+    await until(async () => (await status()) === 'qr_pending');
+    await network.scanQr(NUMBER);
+    // The restarted socket found no stored credentials: a new QR code, not a session stuck.
+    await until(() => transitions().filter((t) => t === 'qr_pending').length === 2);
+    expect(state.failed).toBe(true);
+    await network.scanQr(NUMBER);
+    await until(async () => (await status()) === 'connected');
+    expect(await state.get(`${authPrefix(NUMBER)}creds`)).toContain('"me"');
+    await provider.stop();
+  });
+
   it('rotates the QR code (60 s, then 20 s) and gives up after the limit with qr_timeout', async () => {
     const { provider, clock, recorder, transitions } = await setup();
     await provider.whatsappSessions.enable(NUMBER);
