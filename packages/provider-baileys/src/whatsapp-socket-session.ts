@@ -290,6 +290,9 @@ export class WhatsAppSocketSession {
     if (this.#socket) {
       this.#closing = reason;
       await this.#socket.end(undefined);
+    } else {
+      // A socket still being opened (its credentials being read) is abandoned.
+      this.#generation += 1;
     }
     if (this.#status !== 'disconnected') await this.#drop(reason);
     await this.#releaseLease();
@@ -335,6 +338,8 @@ export class WhatsAppSocketSession {
     // The 515 restart after pairing comes right after the new credentials: read them once stored.
     await this.#credsWritten;
     const auth = await loadStoredAuthState(this.context.state, this.phoneNumber);
+    // Stopped, or opened again, while the credentials were read: that socket is not wanted.
+    if (generation !== this.#generation || this.#stopped) return;
     this.#auth = auth;
     const logger = baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber });
     const socket = this.settings.socketFactory({

@@ -135,6 +135,31 @@ describe('Baileys WhatsApp sessions', () => {
     await provider.stop();
   });
 
+  it('opens no socket when disconnected or stopped while the credentials were being read', async () => {
+    class SlowReadStateStore extends MemoryProviderStateStore {
+      override async get(key: string): Promise<string | undefined> {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return super.get(key);
+      }
+    }
+    const disconnected = await setup({ state: new SlowReadStateStore() });
+    const enabling = disconnected.provider.whatsappSessions.enable(NUMBER);
+    await until(async () => (await disconnected.status()) === 'connecting');
+    await disconnected.provider.whatsappSessions.disconnect(NUMBER);
+    await enabling;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(disconnected.network.sockets).toHaveLength(0);
+    expect(await disconnected.status()).toBe('disconnected');
+
+    const stopped = await setup({ state: new SlowReadStateStore() });
+    const starting = stopped.provider.whatsappSessions.enable(NUMBER);
+    await until(async () => (await stopped.status()) === 'connecting');
+    await stopped.provider.stop();
+    await starting.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stopped.network.sockets).toHaveLength(0);
+  });
+
   it('rotates the QR code (60 s, then 20 s) and gives up after the limit with qr_timeout', async () => {
     const { provider, clock, recorder, transitions } = await setup();
     await provider.whatsappSessions.enable(NUMBER);
