@@ -27,6 +27,37 @@ function label(event: ProviderWhatsAppConnectionEvent): string {
   }
 }
 
+/** A state store that answers its writes late, as one on another machine does. */
+class SlowWritesStateStore extends MemoryProviderStateStore {
+  override async set(key: string, value: string): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await super.set(key, value);
+  }
+}
+
+/** A state store that holds every read of stored credentials until {@link release} is called. */
+class HeldCredentialsStateStore extends MemoryProviderStateStore {
+  /** Reads of credentials waiting for {@link release}. */
+  held = 0;
+  #open: () => void = () => undefined;
+  readonly #gate = new Promise<void>((resolve) => {
+    this.#open = resolve;
+  });
+
+  /** Lets the held reads (and all later ones) through. */
+  release(): void {
+    this.#open();
+  }
+
+  override async get(key: string): Promise<string | undefined> {
+    if (key.endsWith('creds')) {
+      this.held += 1;
+      await this.#gate;
+    }
+    return super.get(key);
+  }
+}
+
 async function setup(
   options: {
     network?: FakeWhatsAppNetwork;
@@ -96,13 +127,9 @@ describe('Baileys WhatsApp sessions', () => {
 
   it('reconnects after pairing with the new credentials even when storing them is slow', async () => {
     // A store on another machine (PostgreSQL) answers later than the 515 restart comes.
-    class SlowStateStore extends MemoryProviderStateStore {
-      override async set(key: string, value: string): Promise<void> {
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        await super.set(key, value);
-      }
-    }
-    const { provider, network, transitions } = await setup({ state: new SlowStateStore() });
+    const { provider, network, transitions } = await setup({
+      state: new SlowWritesStateStore(),
+    });
     await pair(provider, network);
     expect(transitions()).toEqual(['connecting', 'qr_pending', 'connecting', `connected ${JID}`]);
     expect(network.sockets).toHaveLength(2);
@@ -136,27 +163,24 @@ describe('Baileys WhatsApp sessions', () => {
   });
 
   it('opens no socket when disconnected or stopped while the credentials were being read', async () => {
-    class SlowReadStateStore extends MemoryProviderStateStore {
-      override async get(key: string): Promise<string | undefined> {
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        return super.get(key);
-      }
-    }
-    const disconnected = await setup({ state: new SlowReadStateStore() });
+    const disconnectedState = new HeldCredentialsStateStore();
+    const disconnected = await setup({ state: disconnectedState });
     const enabling = disconnected.provider.whatsappSessions.enable(NUMBER);
-    await until(async () => (await disconnected.status()) === 'connecting');
-    await disconnected.provider.whatsappSessions.disconnect(NUMBER);
-    await enabling;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => disconnectedState.held > 0);
+    // Its synchronous part abandons the opening socket before the read can finish.
+    const disconnecting = disconnected.provider.whatsappSessions.disconnect(NUMBER);
+    disconnectedState.release();
+    await Promise.all([enabling, disconnecting]);
     expect(disconnected.network.sockets).toHaveLength(0);
     expect(await disconnected.status()).toBe('disconnected');
 
-    const stopped = await setup({ state: new SlowReadStateStore() });
+    const stoppedState = new HeldCredentialsStateStore();
+    const stopped = await setup({ state: stoppedState });
     const starting = stopped.provider.whatsappSessions.enable(NUMBER);
-    await until(async () => (await stopped.status()) === 'connecting');
+    await until(() => stoppedState.held > 0);
     await stopped.provider.stop();
-    await starting.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    stoppedState.release();
+    await starting;
     expect(stopped.network.sockets).toHaveLength(0);
   });
 
