@@ -48,6 +48,8 @@ interface FloorFigures {
   deliveredPerSec: number;
   /** Floor CPU (user + system) per fully delivered message, in microseconds. */
   cpuPerMessageUs: number;
+  /** Bytes the floor wrote to storage per delivered message, if known. */
+  writtenPerMessage: number | undefined;
   complete: boolean;
 }
 
@@ -196,7 +198,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
       };
       rounds.push(figures);
       context.log(
-        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}; floor ${round(floorFigures.deliveredPerSec, 0)} msgs/s, ${round(floorFigures.cpuPerMessageUs, 0)} µs CPU per message${floorFigures.complete ? '' : ' (INCOMPLETE)'}`,
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}; floor ${round(floorFigures.deliveredPerSec, 0)} msgs/s, ${round(floorFigures.cpuPerMessageUs, 0)} µs CPU per message${floorFigures.writtenPerMessage === undefined ? '' : `, ${round(floorFigures.writtenPerMessage / 1024, 1)} KB written per message`}${floorFigures.complete ? '' : ' (INCOMPLETE)'}`,
       );
       await waitForCpuIdle(server.pid);
     }
@@ -317,6 +319,7 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             'written KB/message',
             'floor msgs/s',
             'floor CPU µs/message',
+            'floor written KB/message',
           ],
           rows: rounds.map((r, index) => [
             index + 1,
@@ -333,6 +336,9 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             r.writtenPerMessage === undefined ? '' : round(r.writtenPerMessage / 1024, 1),
             round(r.floor.deliveredPerSec, 0),
             round(r.floor.cpuPerMessageUs, 0),
+            r.floor.writtenPerMessage === undefined
+              ? ''
+              : round(r.floor.writtenPerMessage / 1024, 1),
           ]),
         },
       ],
@@ -376,6 +382,7 @@ async function floorRound(
   await receiver.reset();
   await waitForCpuIdle(floor.pid);
   const cpuBefore = cpuSeconds(floor.pid);
+  const writtenBefore = bytesWritten(floor.pid);
   const startedAt = Date.now();
   const burst = await sendBurst({
     url: floor.url,
@@ -396,10 +403,15 @@ async function floorRound(
   await waitForCpuIdle(floor.pid);
   const delivered = Math.max(1, stats.byType['message.delivered'] ?? burst.accepted);
   const deliveredAt = stats.lastAtByType['message.delivered'] ?? stats.lastAt;
+  const writtenAfter = bytesWritten(floor.pid);
   await receiver.reset();
   return {
     deliveredPerSec: (delivered * 1000) / Math.max(1, deliveredAt - startedAt),
     cpuPerMessageUs: ((cpuSeconds(floor.pid) - cpuBefore) * 1e6) / delivered,
+    writtenPerMessage:
+      writtenBefore === undefined || writtenAfter === undefined
+        ? undefined
+        : (writtenAfter - writtenBefore) / delivered,
     complete,
   };
 }
