@@ -39,6 +39,8 @@ export interface SenderNumberView extends SenderNumberRecord {
   instanceName: string;
   /** Health of the serving instance, or the one the customer simulated for the number. */
   healthStatus: HealthStatusValue;
+  /** The channels the serving instance carries (read in the same join: a send needs them). */
+  instanceChannels: Channel[];
 }
 
 /** Sender numbers. Every query is scoped by customer, except the global address lookup. */

@@ -286,7 +286,11 @@ describe('SQLite hot paths', () => {
       isDefault: true,
       channelInstances: {},
     });
-    const view = { instanceName: 'sim', healthStatus: 'healthy' };
+    const view = {
+      instanceName: 'sim',
+      healthStatus: 'healthy',
+      instanceChannels: ['imessage', 'sms'],
+    };
     expect(await store.numbers.findByAddress('c1', 'me@example.com')).toEqual({
       ...number,
       ...view,

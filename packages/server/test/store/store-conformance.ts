@@ -83,7 +83,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         expect(await store.customers.count()).toBe(2);
       }));
 
-    it('finds API keys by hash and revokes them once', () =>
+    it('finds API keys by hash with their customer, and revokes them once', () =>
       withStore(async (store) => {
         await seedCustomer(store, 'c1');
         const key = {
@@ -96,11 +96,21 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
           revokedAt: null,
         };
         await store.apiKeys.insert(key);
-        expect(await store.apiKeys.findByHash('f'.repeat(64))).toEqual(key);
-        expect(await store.apiKeys.findByHash('e'.repeat(64))).toBeUndefined();
+        const customer = await store.customers.findById('c1');
+        expect(customer).toBeDefined();
+        expect(await store.apiKeys.findByHashWithCustomer('f'.repeat(64))).toEqual({
+          apiKey: key,
+          customer,
+        });
+        expect(await store.apiKeys.findByHashWithCustomer('e'.repeat(64))).toBeUndefined();
         const later = new Date(T0.getTime() + 1000);
         expect((await store.apiKeys.revoke('k1', T0))?.revokedAt).toEqual(T0);
         expect((await store.apiKeys.revoke('k1', later))?.revokedAt).toEqual(T0);
+        await store.customers.markDeleted('c1', later);
+        expect(await store.apiKeys.findByHashWithCustomer('f'.repeat(64))).toEqual({
+          apiKey: { ...key, revokedAt: T0 },
+          customer: { ...customer, deletedAt: later },
+        });
         expect(await store.apiKeys.listByCustomer('c2')).toEqual([]);
         await expect(store.apiKeys.insert({ ...key, id: 'k2' })).rejects.toThrow();
       }));
@@ -125,6 +135,7 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
           phoneNumber: '+14155550100',
           instanceName: 'instance-i1',
           healthStatus: 'unknown',
+          instanceChannels: ['imessage', 'sms'],
         });
         expect(await store.numbers.findByAddress('c2', '+14155550100')).toBeUndefined();
         expect((await store.numbers.findByAddressInAnyCustomer('+14155550100'))?.customerId).toBe(

@@ -87,9 +87,9 @@ export class ApiKeyService {
   /** Checks a presented key: the hash is the lookup, so no plaintext comparison happens. */
   async authenticate(presented: string | undefined): Promise<Authentication> {
     if (presented === undefined || !looksLikeApiKey(presented)) return { outcome: 'unauthorized' };
-    const apiKey = await this.store.apiKeys.findByHash(hashApiKey(presented));
-    if (!apiKey || apiKey.revokedAt) return { outcome: 'unauthorized' };
-    const customer = await this.store.customers.findById(apiKey.customerId);
+    const found = await this.store.apiKeys.findByHashWithCustomer(hashApiKey(presented));
+    if (!found || found.apiKey.revokedAt) return { outcome: 'unauthorized' };
+    const { apiKey, customer } = found;
     if (!customer || customer.deletedAt) return { outcome: 'forbidden' };
     return { outcome: 'authenticated', customer, apiKey };
   }

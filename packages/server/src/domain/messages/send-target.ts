@@ -1,5 +1,4 @@
 import { type Channel, recipientKind, type SendMessageRequest } from '@switchboard/contract';
-import type { InstanceRecord } from '../../store/instance-repository';
 import type { ChannelInstanceMap } from '../../store/number-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
@@ -69,11 +68,8 @@ export class SendTargetResolver {
       };
     }
     const to = body.to ?? '';
+    // The sender's number comes with its instance's channels (one join, no second read).
     const sender = await this.#sender(customerId, body.from);
-    const instance = await this.store.instances.findById(sender.instanceId);
-    if (!instance) {
-      throw new DomainError('NO_CHANNEL_AVAILABLE', `The instance of ${sender.from} is gone`);
-    }
     const preference = [...(body.routing?.preference ?? DEFAULT_PREFERENCE)];
     const fallback = body.routing?.fallback ?? true;
     // A WhatsApp group JID names a chat on one channel: routing does not apply to it.
@@ -81,7 +77,7 @@ export class SendTargetResolver {
     if (!isGroup) await this.optOuts?.assertMaySend(customerId, sender.phoneNumber, to);
     const target: SendTarget = {
       from: sender.from,
-      instanceId: instance.id,
+      instanceId: sender.instanceId,
       to,
       conversationId: null,
       providerChatId: isGroup ? to : null,
@@ -90,12 +86,13 @@ export class SendTargetResolver {
       preference: isGroup ? ['whatsapp'] : preference,
       fallback: isGroup ? false : fallback,
     };
-    const serving = new Map<Channel, InstanceRecord>();
-    for (const channel of instance.channels) serving.set(channel, instance);
+    // Each channel and the id of the instance that carries it for this number.
+    const serving = new Map<Channel, string>();
+    for (const channel of sender.instanceChannels) serving.set(channel, sender.instanceId);
     for (const [channel, id] of Object.entries(sender.channelInstances) as [Channel, string][]) {
       const other = await this.store.instances.findById(id);
       if (other && other.deletedAt === null && other.channels.includes(channel)) {
-        serving.set(channel, other);
+        serving.set(channel, other.id);
       } else {
         serving.delete(channel);
       }
@@ -111,6 +108,7 @@ export class SendTargetResolver {
   ): Promise<{
     from: string;
     instanceId: string;
+    instanceChannels: readonly Channel[];
     phoneNumber: string;
     channelInstances: ChannelInstanceMap;
   }> {
@@ -125,6 +123,7 @@ export class SendTargetResolver {
       return {
         from,
         instanceId: number.instanceId,
+        instanceChannels: number.instanceChannels,
         phoneNumber: number.phoneNumber,
         channelInstances: number.channelInstances,
       };
@@ -139,6 +138,7 @@ export class SendTargetResolver {
     return {
       from: fallbackNumber.phoneNumber,
       instanceId: fallbackNumber.instanceId,
+      instanceChannels: fallbackNumber.instanceChannels,
       phoneNumber: fallbackNumber.phoneNumber,
       channelInstances: fallbackNumber.channelInstances,
     };
@@ -153,7 +153,7 @@ export class SendTargetResolver {
    */
   async #assertReachable(
     customerId: string,
-    serving: ReadonlyMap<Channel, InstanceRecord>,
+    serving: ReadonlyMap<Channel, string>,
     target: SendTarget,
   ): Promise<void> {
     const channels = channelsToTry({
@@ -166,7 +166,7 @@ export class SendTargetResolver {
       // Each instance is asked about the channels it carries for this number.
       const byInstance = new Map<string, Channel[]>();
       for (const channel of channels) {
-        const id = serving.get(channel)?.id ?? '';
+        const id = serving.get(channel) ?? '';
         byInstance.set(id, [...(byInstance.get(id) ?? []), channel]);
       }
       for (const [instanceId, carried] of byInstance) {

@@ -114,7 +114,12 @@ export class NumberService {
         createdAt: new Date(this.clock.now()),
       };
       await tx.numbers.insert(record);
-      return { ...record, instanceName: instance.name, healthStatus: instance.healthStatus };
+      return {
+        ...record,
+        instanceName: instance.name,
+        healthStatus: instance.healthStatus,
+        instanceChannels: instance.channels,
+      };
     });
   }
 

@@ -1,10 +1,18 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ApiKeyRecord, ApiKeyRepository } from '../api-key-repository';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { ApiKeyRecord, ApiKeyRepository, ApiKeyWithCustomer } from '../api-key-repository';
 import { first, type PgExecutor } from './pg-executor';
-import { preparedFirstBy } from './pg-prepared-query';
-import { apiKeys } from './pg-schema';
+import { pgPreparedQuery } from './pg-prepared-query';
+import { apiKeys, customers } from './pg-schema';
 
-const apiKeyByHash = preparedFirstBy(apiKeys, { keyHash: apiKeys.keyHash });
+const apiKeyWithCustomerByHash = pgPreparedQuery((db) =>
+  db
+    .select({ apiKey: apiKeys, customer: customers })
+    .from(apiKeys)
+    .leftJoin(customers, eq(customers.id, apiKeys.customerId))
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .limit(1)
+    .prepare(''),
+);
 
 /** {@link ApiKeyRepository} on PostgreSQL. */
 export class PgApiKeyRepository implements ApiKeyRepository {
@@ -17,8 +25,11 @@ export class PgApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run((db) => apiKeyByHash(db, { keyHash }));
+  findByHashWithCustomer(keyHash: string): Promise<ApiKeyWithCustomer | undefined> {
+    return this.run(async (db) => {
+      const rows = await apiKeyWithCustomerByHash(db).execute({ keyHash });
+      return rows[0];
+    });
   }
 
   findById(id: string): Promise<ApiKeyRecord | undefined> {

@@ -28,6 +28,7 @@ function viewsQuery(db: PgOrm, where: SQL | undefined) {
       isDefault: senderNumbers.isDefault,
       createdAt: senderNumbers.createdAt,
       instanceName: instances.name,
+      instanceChannels: instances.channels,
       // A health the customer simulated for the number (sandbox) shows in place of the instance's.
       healthStatus: sql<HealthStatusValue>`coalesce(${senderNumbers.sandboxHealth}->>'status', ${instances.healthStatus})`,
     })

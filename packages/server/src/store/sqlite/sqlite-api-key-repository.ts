@@ -1,13 +1,14 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { ApiKeyRecord, ApiKeyRepository } from '../api-key-repository';
+import type { ApiKeyRecord, ApiKeyRepository, ApiKeyWithCustomer } from '../api-key-repository';
 import type { SqliteExecutor } from './executor';
 import { preparedQuery } from './prepared-query';
-import { apiKeys } from './schema';
+import { apiKeys, customers } from './schema';
 
-const apiKeyByHash = preparedQuery((db) =>
+const apiKeyWithCustomerByHash = preparedQuery((db) =>
   db
-    .select()
+    .select({ apiKey: apiKeys, customer: customers })
     .from(apiKeys)
+    .leftJoin(customers, eq(customers.id, apiKeys.customerId))
     .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
     .prepare(),
 );
@@ -23,8 +24,8 @@ export class SqliteApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run((db) => apiKeyByHash(db).get({ keyHash }));
+  findByHashWithCustomer(keyHash: string): Promise<ApiKeyWithCustomer | undefined> {
+    return this.run((db) => apiKeyWithCustomerByHash(db).get({ keyHash }));
   }
 
   findById(id: string): Promise<ApiKeyRecord | undefined> {

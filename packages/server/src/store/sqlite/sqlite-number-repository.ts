@@ -29,6 +29,7 @@ function viewsQuery(db: SqliteOrm, where: SQL | undefined) {
       isDefault: senderNumbers.isDefault,
       createdAt: senderNumbers.createdAt,
       instanceName: instances.name,
+      instanceChannels: instances.channels,
       // A health the customer simulated for the number (sandbox) shows in place of the instance's.
       healthStatus: sql<HealthStatusValue>`coalesce(json_extract(${senderNumbers.sandboxHealth}, '$.status'), ${instances.healthStatus})`,
     })
