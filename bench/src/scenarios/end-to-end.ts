@@ -190,15 +190,12 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         complete,
         peakRss,
         cpuPerMessageUs: (cpuUsed * 1e6) / delivered,
-        writtenPerMessage:
-          writtenBefore === undefined || writtenAfter === undefined
-            ? undefined
-            : (writtenAfter - writtenBefore) / delivered,
+        writtenPerMessage: perMessage(writtenBefore, writtenAfter, delivered),
         floor: floorFigures,
       };
       rounds.push(figures);
       context.log(
-        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${figures.writtenPerMessage === undefined ? '' : `, ${round(figures.writtenPerMessage / 1024, 1)} KB written per message`}${complete ? '' : ' (INCOMPLETE)'}; floor ${round(floorFigures.deliveredPerSec, 0)} msgs/s, ${round(floorFigures.cpuPerMessageUs, 0)} µs CPU per message${floorFigures.writtenPerMessage === undefined ? '' : `, ${round(floorFigures.writtenPerMessage / 1024, 1)} KB written per message`}${floorFigures.complete ? '' : ' (INCOMPLETE)'}`,
+        `  round ${index + 1}: ${round(figures.deliveredPerSec, 0)} msgs/s delivered, ${round(figures.webhooksPerSec, 0)} webhooks/s vs bare ${round(figures.baselinePerSec, 0)}/s, backlog max ${figures.maxBacklog}, ${round(figures.cpuPerMessageUs, 0)} µs CPU per message${writtenText(figures.writtenPerMessage)}${complete ? '' : ' (INCOMPLETE)'}; floor ${round(floorFigures.deliveredPerSec, 0)} msgs/s, ${round(floorFigures.cpuPerMessageUs, 0)} µs CPU per message${writtenText(floorFigures.writtenPerMessage)}${floorFigures.complete ? '' : ' (INCOMPLETE)'}`,
       );
       await waitForCpuIdle(server.pid);
     }
@@ -333,12 +330,10 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
             round(r.drainSec, 1),
             round(r.peakRss / MB, 1),
             round(r.cpuPerMessageUs, 0),
-            r.writtenPerMessage === undefined ? '' : round(r.writtenPerMessage / 1024, 1),
+            kilobytesCell(r.writtenPerMessage),
             round(r.floor.deliveredPerSec, 0),
             round(r.floor.cpuPerMessageUs, 0),
-            r.floor.writtenPerMessage === undefined
-              ? ''
-              : round(r.floor.writtenPerMessage / 1024, 1),
+            kilobytesCell(r.floor.writtenPerMessage),
           ]),
         },
       ],
@@ -408,12 +403,30 @@ async function floorRound(
   return {
     deliveredPerSec: (delivered * 1000) / Math.max(1, deliveredAt - startedAt),
     cpuPerMessageUs: ((cpuSeconds(floor.pid) - cpuBefore) * 1e6) / delivered,
-    writtenPerMessage:
-      writtenBefore === undefined || writtenAfter === undefined
-        ? undefined
-        : (writtenAfter - writtenBefore) / delivered,
+    writtenPerMessage: perMessage(writtenBefore, writtenAfter, delivered),
     complete,
   };
+}
+
+/** Bytes a process wrote between two readings of its counter, per message; undefined if unknown. */
+function perMessage(
+  before: number | undefined,
+  after: number | undefined,
+  messages: number,
+): number | undefined {
+  return before === undefined || after === undefined ? undefined : (after - before) / messages;
+}
+
+/** A table cell in KB (one decimal), empty when the figure is not known. */
+function kilobytesCell(bytes: number | undefined): number | '' {
+  return bytes === undefined ? '' : round(bytes / 1024, 1);
+}
+
+/** `, 97.3 KB written per message` for a round's log line, or nothing when it is not known. */
+function writtenText(bytesPerMessage: number | undefined): string {
+  return bytesPerMessage === undefined
+    ? ''
+    : `, ${round(bytesPerMessage / 1024, 1)} KB written per message`;
 }
 
 /** Bytes written to storage per delivered message (median of the rounds), where it is known. */
