@@ -1,5 +1,5 @@
 import { type Channel, recipientKind, type SendMessageRequest } from '@switchboard/contract';
-import type { ChannelInstanceMap } from '../../store/number-repository';
+import type { SenderNumberView } from '../../store/number-repository';
 import type { Store } from '../../store/store';
 import type { AvailabilityCache } from '../capabilities/availability-cache';
 import { DomainError } from '../domain-error';
@@ -101,17 +101,14 @@ export class SendTargetResolver {
     return target;
   }
 
-  /** The sender address and its instance: `from` when authorized, else the default number. */
+  /**
+   * The sender's number (with its instance's channels) and the address the send is from: `from`
+   * when authorized, else the default number's phone number.
+   */
   async #sender(
     customerId: string,
     from: string | undefined,
-  ): Promise<{
-    from: string;
-    instanceId: string;
-    instanceChannels: readonly Channel[];
-    phoneNumber: string;
-    channelInstances: ChannelInstanceMap;
-  }> {
+  ): Promise<SenderNumberView & { from: string }> {
     if (from !== undefined) {
       const number = await this.store.numbers.findByAddress(customerId, from);
       if (!number) {
@@ -120,13 +117,7 @@ export class SendTargetResolver {
           `from: ${from} is not one of your sender addresses (see GET /v1/numbers)`,
         );
       }
-      return {
-        from,
-        instanceId: number.instanceId,
-        instanceChannels: number.instanceChannels,
-        phoneNumber: number.phoneNumber,
-        channelInstances: number.channelInstances,
-      };
+      return { ...number, from };
     }
     const fallbackNumber = await this.store.numbers.findDefault(customerId);
     if (!fallbackNumber) {
@@ -135,13 +126,7 @@ export class SendTargetResolver {
         'No `from` given and no default sender address is configured for your account',
       );
     }
-    return {
-      from: fallbackNumber.phoneNumber,
-      instanceId: fallbackNumber.instanceId,
-      instanceChannels: fallbackNumber.instanceChannels,
-      phoneNumber: fallbackNumber.phoneNumber,
-      channelInstances: fallbackNumber.channelInstances,
-    };
+    return { ...fallbackNumber, from: fallbackNumber.phoneNumber };
   }
 
   /**

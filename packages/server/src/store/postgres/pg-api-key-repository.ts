@@ -26,10 +26,7 @@ export class PgApiKeyRepository implements ApiKeyRepository {
   }
 
   findByHashWithCustomer(keyHash: string): Promise<ApiKeyWithCustomer | undefined> {
-    return this.run(async (db) => {
-      const rows = await apiKeyWithCustomerByHash(db).execute({ keyHash });
-      return rows[0];
-    });
+    return this.run((db) => apiKeyWithCustomerByHash(db).execute({ keyHash }).then(first));
   }
 
   findById(id: string): Promise<ApiKeyRecord | undefined> {
