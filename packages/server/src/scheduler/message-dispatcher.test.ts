@@ -171,3 +171,36 @@ describe('MessageDispatcher queued messages', () => {
     await dispatcher.stop();
   });
 });
+
+describe('MessageDispatcher deferred messages', () => {
+  it('takes a message up again when the wait it was told of is over before its turn has ended', async () => {
+    const setup = fixture([]);
+    const turns: Array<[string, boolean]> = [];
+    const delivery = {
+      // The slot it waits for is released while the turn that found it busy is still returning:
+      // the wait has settled before the dispatcher hears of it.
+      deliverQueued: async (id: string, reserved: boolean) => {
+        turns.push([id, reserved]);
+        return turns.length === 1 ? { resume: Promise.resolve(), reserved: true } : undefined;
+      },
+    } as unknown as MessageDelivery;
+    const dispatcher = new MessageDispatcher({
+      store: setup.store,
+      delivery,
+      clock: setup.clock,
+      sweepIntervalMs: 60_000,
+    });
+    dispatcher.start({ error: (details) => expect.fail(JSON.stringify(details)) });
+    await dispatcher.recovered();
+    dispatcher.enqueue('m1');
+    for (let turn = 0; turn < 20 && turns.length < 2; turn += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Taken up again at once, keeping its reservation, not left for the sweep a minute later.
+    expect(turns).toEqual([
+      ['m1', false],
+      ['m1', true],
+    ]);
+    await dispatcher.stop();
+  });
+});

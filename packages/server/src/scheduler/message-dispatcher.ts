@@ -169,20 +169,22 @@ export class MessageDispatcher implements Worker {
 
   #run(id: string, work: () => Promise<DeliveryTurn>): void {
     const running = work()
-      .then((turn) => {
-        if (turn) this.#deferUntil(id, turn);
-      })
       .then(
-        () => {
+        (turn) => {
           this.#storageFaults.delete(id);
+          return turn;
         },
-        (error: unknown) => {
+        (error: unknown): DeliveryTurn => {
           this.#logger.error({ err: error, messageId: id }, 'message delivery failed');
           if (storeUnavailableReason(error) !== undefined) this.#redriveLater(id);
+          return undefined;
         },
       )
-      .finally(() => {
+      .then((turn) => {
+        // Off the running list before the wait is taken up: a wait that has settled already (a
+        // slot released while this turn was returning) brings the message back at once.
         this.#running.delete(id);
+        if (turn) this.#deferUntil(id, turn);
         this.#schedulePump();
       });
     this.#running.set(id, running);
