@@ -46,6 +46,7 @@ export class LifecycleFloor {
           WEBHOOK_SECRET: options.secret,
           WEBHOOK_CONCURRENCY: String(options.webhookConcurrency),
           LEAVE_OUT: process.env.BENCH_FLOOR_LEAVE_OUT ?? '',
+          WRITER: process.env.BENCH_FLOOR_WRITER ?? '',
         },
       },
       port,

@@ -24,13 +24,18 @@
  * list of writes to skip, to see what each part of the data model costs. `completions`: the
  * deliveries' outcome updates; `deliveries`: the delivery rows and their outcomes; `events`: the
  * event rows (and so the deliveries); `indexes`: the secondary indexes of the three tables.
+ * `WRITER` (from `BENCH_FLOOR_WRITER`), another diagnostic: `thread` runs every write and commit
+ * on a thread of its own with its own connection (`lifecycle-floor-writer.ts`), the main thread
+ * keeping HTTP, look-ups and signing: what moving the writer off the event loop buys.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import { insertStatement } from '../scenarios/sqlite-ceiling';
+import { FLOOR_UPDATES, type FloorGroup, type FloorWrite } from './lifecycle-floor-writer';
 
 type Row = Record<string, unknown>;
 
@@ -67,15 +72,56 @@ if (!messageTemplate || !deliveryTemplate || !eventTemplate) {
 /** The message as events carry it (`data` of a `message.*` event the server wrote). */
 const dataTemplate = (JSON.parse(String(eventTemplate.payload)) as { data: Row }).data;
 
-const insertMessage = insertStatement(db, 'messages', Object.keys(messageTemplate));
-const insertEvent = insertStatement(db, 'events', Object.keys(eventTemplate));
-const insertDelivery = insertStatement(db, 'webhook_deliveries', Object.keys(deliveryTemplate));
-const updateMessage = db.prepare(
-  'update messages set status = ?, timeline = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?',
-);
-const completeDelivery = db.prepare(
-  'update webhook_deliveries set status = ?, status_code = ?, duration_ms = ?, attempted_at = ? where id = ?',
-);
+/** The floor's five writes: run at once on this connection, or collected for the writer thread. */
+interface Writes {
+  insertMessage(row: Row): void;
+  insertEvent(row: Row): void;
+  insertDelivery(row: Row): void;
+  updateMessage(...args: unknown[]): void;
+  completeDelivery(...args: unknown[]): void;
+}
+
+const writerThread = process.env.WRITER === 'thread';
+/** The writes of the group being collected, when the writer is a thread. */
+let collected: FloorWrite[] = [];
+const writes: Writes = writerThread
+  ? {
+      insertMessage: (row) => collected.push({ op: 'insert', table: 'messages', row }),
+      insertEvent: (row) => collected.push({ op: 'insert', table: 'events', row }),
+      insertDelivery: (row) => collected.push({ op: 'insert', table: 'webhook_deliveries', row }),
+      updateMessage: (...args) => collected.push({ op: 'updateMessage', args }),
+      completeDelivery: (...args) => collected.push({ op: 'completeDelivery', args }),
+    }
+  : (() => {
+      const updateMessage = db.prepare(FLOOR_UPDATES.updateMessage);
+      const completeDelivery = db.prepare(FLOOR_UPDATES.completeDelivery);
+      return {
+        insertMessage: insertStatement(db, 'messages', Object.keys(messageTemplate)),
+        insertEvent: insertStatement(db, 'events', Object.keys(eventTemplate)),
+        insertDelivery: insertStatement(db, 'webhook_deliveries', Object.keys(deliveryTemplate)),
+        updateMessage: updateMessage.run.bind(updateMessage),
+        completeDelivery: completeDelivery.run.bind(completeDelivery),
+      };
+    })();
+/** The writer thread's module, loaded through tsx's hooks: a thread does not inherit its parent's. */
+const writerModule = new URL('./lifecycle-floor-writer.ts', import.meta.url).href;
+const writer = writerThread
+  ? new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(writerModule)}); })`,
+      {
+        eval: true,
+        workerData: { floorWriter: true, databasePath: process.env.DATABASE_PATH ?? '' },
+      },
+    )
+  : undefined;
+/** What to do once each group the writer thread is committing has committed, by group number. */
+const committing = new Map<number, Array<() => void>>();
+let groups = 0;
+writer?.on('message', (group: number) => {
+  const thens = committing.get(group) ?? [];
+  committing.delete(group);
+  for (const then of thens) then();
+});
 const customerOfKey = db
   .prepare(
     'select k.customer_id from api_keys k join customers c on c.id = k.customer_id where k.key_hash = ? and k.revoked_at is null and c.deleted_at is null',
@@ -90,6 +136,18 @@ let queued: { write: () => void; then: () => void }[] = [];
 function flush(): void {
   const batch = queued;
   queued = [];
+  if (writer) {
+    collected = [];
+    for (const item of batch) item.write();
+    const group: FloorGroup = { group: groups, writes: collected };
+    groups += 1;
+    committing.set(
+      group.group,
+      batch.map((item) => item.then),
+    );
+    writer.postMessage(group);
+    return;
+  }
   begin.run();
   for (const item of batch) item.write();
   commit.run();
@@ -132,7 +190,7 @@ function recordEvent(flight: Flight, type: string, now: Date): Outgoing {
   const at = now.getTime();
   const deliveryId = `whd_${uuidv7()}`;
   if (leaveOut.has('events')) return { id: deliveryId, type, body };
-  insertEvent({
+  writes.insertEvent({
     ...eventTemplate,
     id: eventId,
     customer_id: flight.customerId,
@@ -142,7 +200,7 @@ function recordEvent(flight: Flight, type: string, now: Date): Outgoing {
     created_at: at,
   });
   if (leaveOut.has('deliveries')) return { id: deliveryId, type, body };
-  insertDelivery({
+  writes.insertDelivery({
     ...deliveryTemplate,
     id: deliveryId,
     customer_id: flight.customerId,
@@ -193,7 +251,7 @@ function post(outgoing: Outgoing): void {
       if (leaveOut.has('completions')) return;
       durably(
         () =>
-          completeDelivery.run(
+          writes.completeDelivery(
             code < 300 ? 'delivered' : 'failed',
             code,
             duration,
@@ -221,7 +279,7 @@ function advance(flight: Flight, status: 'sent' | 'delivered', then?: () => void
       const now = new Date();
       flight.timeline.push({ status, at: now.toISOString() });
       flight.data = { ...flight.data, status, updatedAt: now.toISOString() };
-      updateMessage.run(
+      writes.updateMessage(
         status,
         JSON.stringify(flight.timeline),
         status === 'sent' ? `sim_${flight.id}` : null,
@@ -274,7 +332,7 @@ app.post('/v1/messages', (request, reply) => {
   let outgoing: Outgoing | undefined;
   durably(
     () => {
-      insertMessage({
+      writes.insertMessage({
         ...messageTemplate,
         id,
         customer_id: customerId,
@@ -305,6 +363,9 @@ process.on('SIGTERM', () => {
     .then(() => pool.close())
     .then(() => {
       db.close();
+      return writer?.terminate();
+    })
+    .then(() => {
       process.exit(0);
     });
 });

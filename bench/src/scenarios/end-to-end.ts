@@ -218,6 +218,11 @@ export async function endToEnd(context: ScenarioContext): Promise<ScenarioOutcom
         `The floor left out: ${process.env.BENCH_FLOOR_LEAVE_OUT} (BENCH_FLOOR_LEAVE_OUT).`,
       );
     }
+    if (process.env.BENCH_FLOOR_WRITER === 'thread') {
+      notes.push(
+        'The floor wrote and committed on a thread of its own (BENCH_FLOOR_WRITER=thread).',
+      );
+    }
     if (rounds.some((r) => !r.complete || !r.floor.complete)) {
       notes.push(
         'A round did not finish delivering within its time bound: the figures are what arrived by then.',
