@@ -2,7 +2,8 @@
  * The floor's SQLite writer on a thread of its own (`BENCH_FLOOR_WRITER=thread`): a diagnostic
  * that measures what moving every write and commit off the event loop buys on this data model.
  * The floor's main thread sends each group of writes as data; this thread runs them in one
- * transaction on its own connection and answers the group's number once it has committed.
+ * transaction on its own connection and answers once it has committed (groups commit in the order
+ * they were sent, so the answer needs no name).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -15,12 +16,6 @@ export type FloorWrite =
   | { op: 'insert'; table: 'messages' | 'events' | 'webhook_deliveries'; row: Row }
   | { op: 'updateMessage'; args: unknown[] }
   | { op: 'completeDelivery'; args: unknown[] };
-
-/** A group of writes to commit together, and its number. */
-export interface FloorGroup {
-  group: number;
-  writes: FloorWrite[];
-}
 
 /** The SQL of the floor's two updates, shared with its writes on the main thread. */
 export const FLOOR_UPDATES = {
@@ -42,7 +37,7 @@ if (parentPort && workerData?.floorWriter === true) {
   const completeDelivery = db.prepare(FLOOR_UPDATES.completeDelivery);
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
-  port.on('message', ({ group, writes }: FloorGroup) => {
+  port.on('message', (writes: FloorWrite[]) => {
     begin.run();
     for (const write of writes) {
       if (write.op === 'insert') {
@@ -60,6 +55,6 @@ if (parentPort && workerData?.floorWriter === true) {
       }
     }
     commit.run();
-    port.postMessage(group);
+    port.postMessage(null);
   });
 }

@@ -35,7 +35,7 @@ import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import { insertStatement } from '../scenarios/sqlite-ceiling';
-import { FLOOR_UPDATES, type FloorGroup, type FloorWrite } from './lifecycle-floor-writer';
+import { FLOOR_UPDATES, type FloorWrite } from './lifecycle-floor-writer';
 
 type Row = Record<string, unknown>;
 
@@ -114,13 +114,10 @@ const writer = writerThread
       },
     )
   : undefined;
-/** What to do once each group the writer thread is committing has committed, by group number. */
-const committing = new Map<number, Array<() => void>>();
-let groups = 0;
-writer?.on('message', (group: number) => {
-  const thens = committing.get(group) ?? [];
-  committing.delete(group);
-  for (const then of thens) then();
+/** What to do once each group the writer thread is committing has committed, oldest first. */
+const committing: Array<Array<() => void>> = [];
+writer?.on('message', () => {
+  for (const then of committing.shift() ?? []) then();
 });
 const customerOfKey = db
   .prepare(
@@ -136,20 +133,14 @@ let queued: { write: () => void; then: () => void }[] = [];
 function flush(): void {
   const batch = queued;
   queued = [];
+  if (writer) collected = [];
+  else begin.run();
+  for (const item of batch) item.write();
   if (writer) {
-    collected = [];
-    for (const item of batch) item.write();
-    const group: FloorGroup = { group: groups, writes: collected };
-    groups += 1;
-    committing.set(
-      group.group,
-      batch.map((item) => item.then),
-    );
-    writer.postMessage(group);
+    committing.push(batch.map((item) => item.then));
+    writer.postMessage(collected);
     return;
   }
-  begin.run();
-  for (const item of batch) item.write();
   commit.run();
   for (const item of batch) item.then();
 }
