@@ -55,11 +55,6 @@ export interface MessageAttemptRepository {
   insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void>;
   /** The attempt with this id. */
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined>;
-  /** The latest attempt an instance's provider accepted under this provider id. */
-  findByExternalId(
-    instanceId: string,
-    externalId: string,
-  ): Promise<MessageAttemptRecord | undefined>;
   /**
    * Records the provider id of an accepted attempt, and answers the status updates kept for it
    * while it had none (empty when there are none), in one statement.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/test-app';
+import { waitFor as waitUntil } from '../support/wait-for';
 import {
   buildMessagingApp,
   errorCodeOf,
@@ -7,6 +8,7 @@ import {
   reopenMessagingApp,
   timelineOf,
 } from './messaging-fixture';
+import { recordingRegistry } from './recording-providers';
 
 const FOCUSED = '+14155550151';
 const READS = '+14155550107';
@@ -88,6 +90,53 @@ describe('provider status updates', () => {
     const second = await reopenMessagingApp(first);
     await report(second, id, 'read');
     expect((await second.get(id)).status).toBe('read');
+    expect(second.eventTypes(id)).toEqual(['message.read']);
+  });
+
+  it('ignores, after a restart, an update by the provider id of an attempt the message moved past', async () => {
+    const dir = tempDir();
+    const first = await buildMessagingApp({ dir, env: { SIMULATOR_STEP_MS: '60000' } });
+    const id = await first.sendOk({ to: FOCUSED, content: { text: 'hi' } });
+    const before = (await first.waitFor(id, (message) => message.externalId !== null)).externalId;
+    await report(first, id, 'failed');
+    await first.waitForStatus(id, 'failed');
+    expect((await first.request('POST', `/v1/messages/${id}/retry`)).statusCode).toBe(202);
+    const retried = await first.waitFor(
+      id,
+      (message) => message.externalId !== null && message.externalId !== before,
+    );
+    await report(first, id, 'delivered');
+    await first.waitForStatus(id, 'delivered');
+    await first.close();
+
+    // The restarted simulator no longer knows which attempt either provider id was (start-up
+    // reconciliation of the delivered message asks it, which makes the instance's provider).
+    const { registry, calls } = recordingRegistry();
+    const second = await reopenMessagingApp(first, { overrides: { providerRegistry: registry } });
+    const simulator = await waitUntil(
+      () => calls.simulators.get('simulator'),
+      5_000,
+      'the simulator instance',
+    );
+    if (before === null) throw new Error('no first provider id');
+    // A read receipt about the first attempt: history, as the message was sent again since.
+    await simulator.sandbox.injectStatus({
+      channel: 'imessage',
+      externalId: before,
+      status: 'read',
+    });
+    expect(await second.get(id)).toMatchObject({ status: 'delivered', retryCount: 1 });
+    // The same about the current attempt applies.
+    await simulator.sandbox.injectStatus({
+      channel: 'imessage',
+      externalId: retried.externalId ?? '',
+      status: 'read',
+    });
+    expect(await second.get(id)).toMatchObject({
+      status: 'read',
+      retryCount: 1,
+      externalId: retried.externalId,
+    });
     expect(second.eventTypes(id)).toEqual(['message.read']);
   });
 });

@@ -5,8 +5,8 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { tempDir } from '../support/test-app';
 
 /**
- * Every secondary index of the tables each message writes several times (its row, its events,
- * a delivery row per receiver and event), with the query it serves: an index costs every insert
+ * Every secondary index of the tables each message writes several times (its row, its attempt,
+ * its events, a delivery row per receiver and event), with the query it serves: an index costs every insert
  * and every status change of its table, so one nobody reads is pure cost. Adding an index means
  * adding it here with its reason.
  */
@@ -22,6 +22,9 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
     messages_instance_external_idx: 'status callbacks and inbound replies by provider id',
     messages_customer_idempotency_key_unique: 'Idempotency-Key (unique)',
   },
+  // Read by primary key only: a status update that does not echo its attempt finds the message
+  // by provider id (messages_instance_external_idx) and derives its current attempt's id.
+  message_attempts: {},
   events: {
     events_customer_created_idx: 'GET /v1/events replay and the event log',
   },

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock';
 import type { InboundContext } from '../../providers/provider-hub';
 import type {
   EarlyStatusUpdate,
+  MessageAttemptRecord,
   MessageAttemptRepository,
 } from '../../store/message-attempt-repository';
 import type { MessagePartRecord } from '../../store/message-part-repository';
@@ -15,6 +16,7 @@ import type { Store, UnitOfWork } from '../../store/store';
 import { type MessageEvents, STATUS_EVENT } from './message-events';
 import { patchOf } from './message-record';
 import { deliveryRank, leastDelivered, statusesToRecord } from './message-status';
+import { attemptIdOf } from './routing-plan';
 
 /** A delivery status to apply to a message, from an event or a status look-up. */
 export interface DeliveryUpdate {
@@ -74,20 +76,21 @@ export class MessageStatusUpdates {
       event.attemptId === undefined
         ? undefined
         : await tx.messageAttempts.findById(event.attemptId);
-    const attempt =
-      byAttempt && byAttempt.instanceId === instanceId
-        ? byAttempt
-        : await tx.messageAttempts.findByExternalId(instanceId, event.externalId);
-    if (!attempt) return;
-    if (attempt.externalId === null) {
+    if (byAttempt?.instanceId === instanceId && byAttempt.externalId === null) {
       // The send's response has not been recorded yet (the update raced it), so whether this is
       // the whole send or one of its parts is not known: kept on the attempt until it is. On
       // PostgreSQL this write and the recording's conflict on the row, and the later runs again.
-      const kept = [...(attempt.earlyUpdates ?? []), earlyOf(event)];
-      await tx.messageAttempts.setEarlyUpdates(attempt.attemptId, kept);
+      const kept = [...(byAttempt.earlyUpdates ?? []), earlyOf(event)];
+      await tx.messageAttempts.setEarlyUpdates(byAttempt.attemptId, kept);
       return;
     }
-    const message = await tx.messages.findByIdInAnyCustomer(attempt.messageId);
+    const found =
+      byAttempt?.instanceId === instanceId
+        ? { attempt: byAttempt, message: undefined }
+        : await this.#byProviderId(tx, instanceId, event.externalId);
+    if (!found) return;
+    const { attempt } = found;
+    const message = found.message ?? (await tx.messages.findByIdInAnyCustomer(attempt.messageId));
     // An update about an attempt the message has moved past (a retry, a fallback) is history.
     if (!message || message.retryCount !== attempt.attempt || message.channel !== attempt.channel) {
       return;
@@ -103,6 +106,28 @@ export class MessageStatusUpdates {
       externalId: event.externalId,
       ...(event.status === 'failed' ? { error: event.error } : {}),
     });
+  }
+
+  /**
+   * The attempt a provider id names, with its message, for an update that does not echo its
+   * attempt (a provider that forgot it across a restart): the message that holds the id on that
+   * instance, and its current attempt, when that attempt is the one the provider accepted under
+   * the id. A message holds the id of its current attempt only (a retry clears it; a fallback
+   * follows an attempt that was not accepted), so an update about an attempt the message has moved
+   * past finds nothing here, as it should.
+   */
+  async #byProviderId(
+    tx: UnitOfWork,
+    instanceId: string,
+    externalId: string,
+  ): Promise<{ attempt: MessageAttemptRecord; message: MessageRecord } | undefined> {
+    const message = await tx.messages.findByExternalId(instanceId, externalId);
+    if (message?.direction !== 'outbound' || message.channel === null) return undefined;
+    const attempt = await tx.messageAttempts.findById(
+      attemptIdOf(message.id, message.retryCount, message.channel),
+    );
+    if (attempt?.instanceId !== instanceId || attempt.externalId !== externalId) return undefined;
+    return { attempt, message };
   }
 
   /**

@@ -1,10 +1,10 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type {
   EarlyStatusUpdate,
   MessageAttemptRecord,
   MessageAttemptRepository,
 } from '../message-attempt-repository';
-import { first, type PgExecutor } from './pg-executor';
+import type { PgExecutor } from './pg-executor';
 import {
   pgPreparedQuery,
   preparedFirstBy,
@@ -41,26 +41,6 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
     return this.run((db) => attemptById(db, { attemptId }));
-  }
-
-  findByExternalId(
-    instanceId: string,
-    externalId: string,
-  ): Promise<MessageAttemptRecord | undefined> {
-    return this.run((db) =>
-      db
-        .select()
-        .from(messageAttempts)
-        .where(
-          and(
-            eq(messageAttempts.instanceId, instanceId),
-            eq(messageAttempts.externalId, externalId),
-          ),
-        )
-        .orderBy(desc(messageAttempts.createdAt))
-        .limit(1)
-        .then(first),
-    );
   }
 
   recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {

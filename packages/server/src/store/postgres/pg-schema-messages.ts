@@ -123,26 +123,19 @@ export const messageAttachmentData = pgTable(
  * Every delivery attempt of a message on one channel. `attempt_id` is what providers echo on
  * status updates, so an update that races the send's answer still finds its message.
  */
-export const messageAttempts = pgTable(
-  'message_attempts',
-  {
-    attemptId: text('attempt_id').primaryKey(),
-    messageId: text('message_id')
-      .notNull()
-      .references(() => messages.id),
-    customerId: customerIdColumn(),
-    instanceId: text('instance_id').notNull(),
-    attempt: integer('attempt').notNull(),
-    channel: text('channel').$type<Channel>().notNull(),
-    externalId: text('external_id'),
-    earlyUpdates: json('early_updates').$type<EarlyStatusUpdate[]>(),
-    createdAt: timestamp('created_at').notNull(),
-  },
-  (table) => [
-    index('message_attempts_instance_external_idx').on(table.instanceId, table.externalId),
-    index('message_attempts_message_idx').on(table.messageId),
-  ],
-);
+export const messageAttempts = pgTable('message_attempts', {
+  attemptId: text('attempt_id').primaryKey(),
+  messageId: text('message_id')
+    .notNull()
+    .references(() => messages.id),
+  customerId: customerIdColumn(),
+  instanceId: text('instance_id').notNull(),
+  attempt: integer('attempt').notNull(),
+  channel: text('channel').$type<Channel>().notNull(),
+  externalId: text('external_id'),
+  earlyUpdates: json('early_updates').$type<EarlyStatusUpdate[]>(),
+  createdAt: timestamp('created_at').notNull(),
+});
 
 /** The reaction each sender has on a message: one per message per sender. */
 export const messageReactions = pgTable(

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type {
   EarlyStatusUpdate,
   MessageAttemptRecord,
@@ -15,21 +15,6 @@ const attemptById = preparedQuery((db) =>
     .select()
     .from(messageAttempts)
     .where(eq(messageAttempts.attemptId, sql.placeholder('attemptId')))
-    .prepare(),
-);
-
-const attemptByExternalId = preparedQuery((db) =>
-  db
-    .select()
-    .from(messageAttempts)
-    .where(
-      and(
-        eq(messageAttempts.instanceId, sql.placeholder('instanceId')),
-        eq(messageAttempts.externalId, sql.placeholder('externalId')),
-      ),
-    )
-    .orderBy(desc(messageAttempts.createdAt))
-    .limit(1)
     .prepare(),
 );
 
@@ -55,13 +40,6 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
     return this.run((db) => attemptById(db).get({ attemptId }));
-  }
-
-  findByExternalId(
-    instanceId: string,
-    externalId: string,
-  ): Promise<MessageAttemptRecord | undefined> {
-    return this.run((db) => attemptByExternalId(db).get({ instanceId, externalId }));
   }
 
   recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {

@@ -1,0 +1,2 @@
+DROP INDEX "message_attempts_instance_external_idx";--> statement-breakpoint
+DROP INDEX "message_attempts_message_idx";
