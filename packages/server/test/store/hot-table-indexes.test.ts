@@ -95,6 +95,16 @@ describe('indexes of the hot tables', () => {
     });
   });
 
+  it("find a status update's message by provider id, and its attempt by primary key", async () => {
+    await withQueryPlans((plan) => {
+      const byProviderId =
+        "select * from messages where instance_id = 'i' and external_id = 'x' order by created_at desc, id desc limit 1";
+      expect(plan(byProviderId)).toContain('USING INDEX messages_instance_external_idx');
+      const attempt = "select * from message_attempts where attempt_id = 'm:0:sms'";
+      expect(plan(attempt)).toContain('USING INDEX sqlite_autoindex_message_attempts_1');
+    });
+  });
+
   it('serve the look-ups of pending attempts from the partial backlog index', async () => {
     await withQueryPlans((plan) => {
       // The shapes of countPending, listOverdue and releaseAllLeases: `status` compared with a
