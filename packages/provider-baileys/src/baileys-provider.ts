@@ -160,8 +160,10 @@ export class BaileysProvider implements MessagingProvider {
       try {
         // The id is derived from the attempt: a send re-driven after a crash reuses it, and
         // WhatsApp's devices show one message per id.
+        const messageId = attemptMessageId(request.attemptId, index);
+        session.noteSend(messageId, request.attemptId);
         message = await socket.sendMessage(jid, part.content, {
-          messageId: attemptMessageId(request.attemptId, index),
+          messageId,
           ...(index === 0 && quoted ? { quoted } : {}),
         });
       } catch (error) {

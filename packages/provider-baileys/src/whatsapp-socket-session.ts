@@ -32,6 +32,12 @@ import { normalizedJid } from './jids';
 import { MessageMemory } from './message-memory';
 import { loadStoredAuthState, type StoredAuthState, wipeAuthState } from './stored-auth-state';
 
+/**
+ * Message ids of this process's sends whose attempt a receipt can still be matched to: far more
+ * than are sent in the seconds before the gateway records a send's id, which is all it is for.
+ */
+const SENT_ATTEMPTS_KEPT = 10_000;
+
 /** The settings every session of an instance shares. */
 export interface SessionSettings {
   /** Opens sockets: Baileys' `makeWASocket`, or a fake. */
@@ -107,6 +113,12 @@ export class WhatsAppSocketSession {
   #waiting = false;
   #cancelRenewal: (() => void) | undefined;
   #cancelLeaseRetry: (() => void) | undefined;
+  /**
+   * The gateway's attempt behind each message id this process sent, newest last (at most
+   * {@link SENT_ATTEMPTS_KEPT}): WhatsApp's receipts name the message only, and one that comes
+   * before the gateway recorded the send's id is kept for the attempt only when it names it.
+   */
+  readonly #sentAttempts = new Map<string, string>();
 
   /** The session of `phoneNumber`; nothing happens until `open`. */
   constructor(
@@ -116,6 +128,25 @@ export class WhatsAppSocketSession {
   ) {
     this.phoneNumber = phoneNumber;
     this.memory = new MessageMemory(context.state, phoneNumber, () => settings.clock.now());
+  }
+
+  /** Notes that `messageId` is about to be sent for the gateway's attempt `attemptId`. */
+  noteSend(messageId: string, attemptId: string): void {
+    this.#sentAttempts.delete(messageId);
+    this.#sentAttempts.set(messageId, attemptId);
+    if (this.#sentAttempts.size > SENT_ATTEMPTS_KEPT) {
+      const oldest = this.#sentAttempts.keys().next().value;
+      if (oldest !== undefined) this.#sentAttempts.delete(oldest);
+    }
+  }
+
+  /** `events` with the attempt of each status of a message this process sent, when known. */
+  #withAttempts(events: readonly ProviderInboundEvent[]): ProviderInboundEvent[] {
+    return events.map((event) => {
+      if (event.kind !== 'message.status' || event.attemptId !== undefined) return event;
+      const attemptId = this.#sentAttempts.get(event.externalId);
+      return attemptId === undefined ? event : { ...event, attemptId };
+    });
   }
 
   /** The state right now. */
@@ -381,11 +412,13 @@ export class WhatsAppSocketSession {
     });
     on('messages.update', async (updates) => {
       for (const update of updates) {
-        await this.#deliverAll(eventsOfUpdate(update, this.phoneNumber));
+        await this.#deliverAll(this.#withAttempts(eventsOfUpdate(update, this.phoneNumber)));
       }
     });
     on('message-receipt.update', async (updates) => {
-      for (const update of updates) await this.#deliverAll(eventsOfReceipt(update));
+      for (const update of updates) {
+        await this.#deliverAll(this.#withAttempts(eventsOfReceipt(update)));
+      }
     });
     on('presence.update', async (update) => {
       for (const event of eventsOfPresence(update, this.phoneNumber)) {

@@ -42,6 +42,21 @@ afterEach(async () => {
 });
 
 describe('Baileys sends', () => {
+  it("names the attempt on every status of a send, WhatsApp's receipts included", async () => {
+    const attemptId = 'msg_1:0:whatsapp';
+    const { externalId } = await send({ attemptId });
+    await until(() =>
+      recorder
+        .ofKind('message.status')
+        .some((e) => e.externalId === externalId && e.status === 'read'),
+    );
+    const statuses = recorder.ofKind('message.status').filter((e) => e.externalId === externalId);
+    // The send's own `sent` (the server ack tells the same, under the same upstream id), then the
+    // delivery and the read receipt.
+    expect(statuses.map((e) => e.status)).toEqual(['sent', 'delivered', 'read']);
+    expect(statuses.every((e) => e.attemptId === attemptId)).toBe(true);
+  });
+
   it('sends text with mentions and a quoted reply carrying the quoted content', async () => {
     const inbound = await network.receive(OWNED, { from: CONTACT, text: 'Dinner at 8?' });
     await until(() => recorder.ofKind('message.inbound').length === 1);

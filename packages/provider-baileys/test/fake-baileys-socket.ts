@@ -149,6 +149,12 @@ export class FakeWhatsAppNetwork {
       firstQrMs?: number;
       nextQrMs?: number;
       receiptDelayMs?: number;
+      /**
+       * How long `sendMessage` takes to answer (default at once). Receipts are timed from when it
+       * was called, so a delay longer than `receiptDelayMs` has them arrive before the answer:
+       * the race between a send's answer and its statuses, at its widest.
+       */
+      answerDelayMs?: number;
       everyone?: boolean;
     } = {},
   ) {}
@@ -618,6 +624,10 @@ export class FakeBaileysSocket implements BaileysSocket {
       ...(options?.quoted ? { quoted: options.quoted } : {}),
     });
     if (!('react' in content)) this.#scheduleReceipts(jid, message.key);
+    const answerDelayMs = this.#network.options.answerDelayMs ?? 0;
+    if (answerDelayMs > 0) {
+      await new Promise<void>((answer) => this.#network.clock.schedule(answerDelayMs, answer));
+    }
     return message;
   }
 
@@ -643,7 +653,7 @@ export class FakeBaileysSocket implements BaileysSocket {
       // The server's ack (2) comes first, for direct chats, as Baileys reports it.
       if (!group && behaviour !== 'fail') steps.unshift(proto.WebMessageInfo.Status.SERVER_ACK);
       steps.forEach((status, index) => {
-        this.#network.clock.schedule(delay * (index + 1), () => {
+        const emit = () => {
           if (this.ended) return;
           if (group) {
             const at = seconds(this.#network.clock);
@@ -661,7 +671,8 @@ export class FakeBaileysSocket implements BaileysSocket {
           } else {
             this.emit('messages.update', [{ key, update: { status } }]);
           }
-        });
+        };
+        this.#network.clock.schedule(delay * (index + 1), emit);
       });
     }
   }

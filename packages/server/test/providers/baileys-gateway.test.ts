@@ -26,8 +26,8 @@ const NEWCOMER_LID = '90000000000173@lid';
 const PATH = `/v1/whatsapp/numbers/${WA.slice(1)}`;
 
 /** WhatsApp itself, shared by every server built on it (as the real one outlives restarts). */
-function whatsapp(): FakeWhatsAppNetwork {
-  return new FakeWhatsAppNetwork(systemTimerClock, { receiptDelayMs: 5 })
+function whatsapp(options: { answerDelayMs?: number } = {}): FakeWhatsAppNetwork {
+  return new FakeWhatsAppNetwork(systemTimerClock, { receiptDelayMs: 5, ...options })
     .addUser({ phoneNumber: WA, lid: '90000000000170@lid' })
     .addUser({ phoneNumber: CONTACT, lid: '90000000000171@lid' })
     .addUser({ phoneNumber: MEMBER, lid: '90000000000172@lid' })
@@ -205,6 +205,35 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
     await acmeAgain.ok('POST', `${PATH}/enable`);
     await sessionIn(acmeAgain, 'qr_pending');
     await again.close();
+  });
+
+  it('applies the receipts that come before the send is recorded, each once, in order', async () => {
+    // WhatsApp's server ack, delivery and read (5, 10 and 15 ms after the send) reach the
+    // adapter before the send's answer (50 ms), so the gateway has no provider id for them yet.
+    // They name the message only; the adapter adds the attempt, and the gateway keeps them for it
+    // instead of finding no message with that id.
+    const network = whatsapp({ answerDelayMs: 50 });
+    const t = await gateway(network, tempDir());
+    const acme = await baileysCustomer(t);
+    await pairByQr(acme, network);
+    const ids: string[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      const body = { to: CONTACT, content: { text }, routing: { preference: ['whatsapp'] } };
+      ids.push((await acme.ok<{ id: string }>('POST', '/v1/messages', body, 202)).id);
+    }
+    for (const id of ids) {
+      const read = await eventually(async () => {
+        const message = await acme.ok<Message>('GET', `/v1/messages/${id}`);
+        return message.status === 'read' ? message : undefined;
+      });
+      expect(read.timeline.map((entry) => entry.status)).toEqual([
+        'queued',
+        'sent',
+        'delivered',
+        'read',
+      ]);
+    }
+    await t.close();
   });
 
   it('stores secrets encrypted: the credentials never appear in the database file in the clear', async () => {
