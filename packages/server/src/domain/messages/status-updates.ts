@@ -72,22 +72,23 @@ export class MessageStatusUpdates {
       await this.#applyToPart(tx, part, event);
       return;
     }
-    const byAttempt =
+    const named =
       event.attemptId === undefined
         ? undefined
         : await tx.messageAttempts.findById(event.attemptId);
-    if (byAttempt?.instanceId === instanceId && byAttempt.externalId === null) {
+    // The attempt the update names, when it is one of this instance's.
+    const echoed = named?.instanceId === instanceId ? named : undefined;
+    if (echoed?.externalId === null) {
       // The send's response has not been recorded yet (the update raced it), so whether this is
       // the whole send or one of its parts is not known: kept on the attempt until it is. On
       // PostgreSQL this write and the recording's conflict on the row, and the later runs again.
-      const kept = [...(byAttempt.earlyUpdates ?? []), earlyOf(event)];
-      await tx.messageAttempts.setEarlyUpdates(byAttempt.attemptId, kept);
+      const kept = [...(echoed.earlyUpdates ?? []), earlyOf(event)];
+      await tx.messageAttempts.setEarlyUpdates(echoed.attemptId, kept);
       return;
     }
-    const found =
-      byAttempt?.instanceId === instanceId
-        ? { attempt: byAttempt, message: undefined }
-        : await this.#byProviderId(tx, instanceId, event.externalId);
+    const found = echoed
+      ? { attempt: echoed, message: undefined }
+      : await this.#byProviderId(tx, instanceId, event.externalId);
     if (!found) return;
     const { attempt } = found;
     const message = found.message ?? (await tx.messages.findByIdInAnyCustomer(attempt.messageId));
