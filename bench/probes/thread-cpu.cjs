@@ -10,6 +10,11 @@
  * `packages/server/dist/main.js`):
  *
  *   node bench/probes/thread-cpu.cjs "$(pgrep -f packages/server/dist/main.js | head -1)" 30
+ *
+ * At the end of the window, or when the process ends, it also prints each thread's CPU seconds
+ * over the whole window (a thread that ended on the way keeps what it used): divided by the
+ * messages a run delivered, that is each thread's CPU per message. Pass 0 seconds to sample until
+ * the process ends.
  */
 const { readFileSync, readdirSync } = require('node:fs');
 
@@ -50,7 +55,31 @@ function sample() {
 
 const processStart = Number(statFields(`/proc/${pid}/stat`)[19]);
 let previous = sample();
-let left = seconds;
+/** Each thread's ticks when the window opened (0 for threads started since), and the latest seen. */
+const first = new Map([...previous].map(([tid, { ticks }]) => [tid, ticks]));
+const latest = new Map(previous);
+let left = seconds > 0 ? seconds : Number.POSITIVE_INFINITY;
+
+function threadLabel(tid, start) {
+  const started = ((start - processStart) / TICKS_PER_SECOND).toFixed(1);
+  return tid === pid ? 'main' : `${tid} (started +${started} s)`;
+}
+
+/** Prints each thread's CPU seconds over the window, most first, the main thread first. */
+function printTotals() {
+  const rows = [...latest].map(([tid, { ticks, start }]) => ({
+    tid,
+    label: threadLabel(tid, start),
+    seconds: (ticks - (first.get(tid) ?? 0)) / TICKS_PER_SECOND,
+  }));
+  rows.sort((a, b) => (a.tid === pid ? -1 : b.tid === pid ? 1 : b.seconds - a.seconds));
+  const total = rows.reduce((sum, row) => sum + row.seconds, 0);
+  console.log(`CPU over the window: all ${total.toFixed(2)} s`);
+  for (const row of rows.filter((row) => row.seconds > 0)) {
+    console.log(`  ${row.label}: ${row.seconds.toFixed(2)} s`);
+  }
+}
+
 const timer = setInterval(() => {
   let current;
   try {
@@ -58,16 +87,20 @@ const timer = setInterval(() => {
   } catch {
     clearInterval(timer);
     console.log('the process has ended');
+    printTotals();
     return;
   }
+  for (const [tid, now] of current) latest.set(tid, now);
   const shares = [];
   for (const [tid, now] of current) {
     const before = previous.get(tid)?.ticks ?? 0;
     const busy = now.ticks - before;
     if (busy <= 0 && tid !== pid) continue;
-    const started = ((now.start - processStart) / TICKS_PER_SECOND).toFixed(1);
-    const label = tid === pid ? 'main' : `${tid} (started +${started} s)`;
-    shares.push({ tid, label, percent: (busy * 100) / TICKS_PER_SECOND });
+    shares.push({
+      tid,
+      label: threadLabel(tid, now.start),
+      percent: (busy * 100) / TICKS_PER_SECOND,
+    });
   }
   shares.sort((a, b) => (a.tid === pid ? -1 : b.tid === pid ? 1 : b.percent - a.percent));
   const total = shares.reduce((sum, share) => sum + share.percent, 0);
@@ -77,5 +110,8 @@ const timer = setInterval(() => {
   );
   previous = current;
   left -= 1;
-  if (left <= 0) clearInterval(timer);
+  if (left <= 0) {
+    clearInterval(timer);
+    printTotals();
+  }
 }, 1000);

@@ -47,6 +47,10 @@ export class LifecycleFloor {
           WEBHOOK_CONCURRENCY: String(options.webhookConcurrency),
           LEAVE_OUT: process.env.BENCH_FLOOR_LEAVE_OUT ?? '',
           WRITER: process.env.BENCH_FLOOR_WRITER ?? '',
+          // A probe for the floor too (`bench/probes/`), as BENCH_SERVER_NODE_OPTIONS for the server.
+          ...(process.env.BENCH_FLOOR_NODE_OPTIONS
+            ? { NODE_OPTIONS: process.env.BENCH_FLOOR_NODE_OPTIONS }
+            : {}),
         },
       },
       port,
