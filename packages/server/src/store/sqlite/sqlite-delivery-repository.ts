@@ -1,8 +1,22 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import {
   type ClaimedDelivery,
+  type ClaimedRow,
   type DeliveryPageQuery,
   type DeliveryRecord,
   type DeliveryRepository,
@@ -18,7 +32,7 @@ import { equalsConstant, preparedQuery } from './prepared-query';
 import { updateRows } from './prepared-update';
 import { customers } from './schema';
 import { events, webhookDeliveries, webhooks } from './schema-events';
-import { cachedStatement, fixed } from './table-statements';
+import { cachedStatement, decodeRowInto, fixed, tableShape } from './table-statements';
 
 const leaseIsFree = (now: Date) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
@@ -89,18 +103,24 @@ const CLAIM_DUE_SQL = `${CLAIM_SQL} and next_attempt_at <= ?`;
 const inArrayOf = (column: SQLiteColumn, name: string) =>
   sql`${column} in (select value from json_each(${sql.placeholder(name)}))`;
 
-/** Claimed attempts with what making each needs: its event, its customer, its webhook. */
+/** What a claimed attempt's read brings after the attempt's own columns, in this order. */
+const CLAIMED_EXTRAS = {
+  payload: events.payload,
+  correlationId: events.correlationId,
+  customerDeletedAt: customers.deletedAt,
+  webhookUrl: webhooks.url,
+  webhookSecret: webhooks.secret,
+  webhookActive: webhooks.active,
+} as const;
+
+/**
+ * Claimed attempts with what making each needs: its event, its customer, its webhook. Read as
+ * arrays (`values`), every attempt's columns first, then {@link CLAIMED_EXTRAS}, and decoded by
+ * {@link claimedRowOf}: the dispatcher's hottest read skips drizzle's nested row mapping.
+ */
 const claimedContext = preparedQuery((db) =>
   db
-    .select({
-      delivery: webhookDeliveries,
-      payload: events.payload,
-      correlationId: events.correlationId,
-      customerDeletedAt: customers.deletedAt,
-      webhookUrl: webhooks.url,
-      webhookSecret: webhooks.secret,
-      webhookActive: webhooks.active,
-    })
+    .select({ ...getTableColumns(webhookDeliveries), ...CLAIMED_EXTRAS })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .innerJoin(customers, eq(customers.id, events.customerId))
@@ -108,6 +128,23 @@ const claimedContext = preparedQuery((db) =>
     .where(inArrayOf(webhookDeliveries.id, 'ids'))
     .prepare(),
 );
+
+/** {@link CLAIMED_EXTRAS} as entries, listed once. */
+const CLAIMED_EXTRA_COLUMNS = Object.entries(CLAIMED_EXTRAS);
+
+/** One row of {@link claimedContext}, decoded as drizzle would: the attempt, then the extras. */
+function claimedRowOf(values: readonly unknown[]): ClaimedRow {
+  const first = tableShape(webhookDeliveries).columns.length;
+  const row: Record<string, unknown> = {
+    delivery: decodeRowInto<DeliveryRecord>(webhookDeliveries, values),
+  };
+  for (let index = 0; index < CLAIMED_EXTRA_COLUMNS.length; index += 1) {
+    const [key, column] = CLAIMED_EXTRA_COLUMNS[index] as (typeof CLAIMED_EXTRA_COLUMNS)[number];
+    const value = values[first + index];
+    row[key] = value === null ? null : column.mapFromDriverValue(value);
+  }
+  return row as unknown as ClaimedRow;
+}
 
 /** {@link DeliveryRepository} on SQLite. */
 export class SqliteDeliveryRepository implements DeliveryRepository {
@@ -278,8 +315,10 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
           .all(owner, leaseUntil.getTime(), JSON.stringify(ids), at, at);
     if (taken.length === 0) return [];
     return claimedContext(db)
-      .all({ ids: JSON.stringify(taken) })
-      .map((context) => toClaimedDelivery(context, (sealed) => this.cipher.decrypt(sealed)));
+      .values({ ids: JSON.stringify(taken) })
+      .map((values) =>
+        toClaimedDelivery(claimedRowOf(values), (sealed) => this.cipher.decrypt(sealed)),
+      );
   }
 
   complete(
