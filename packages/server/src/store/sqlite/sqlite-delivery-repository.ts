@@ -131,6 +131,13 @@ const claimedContext = preparedQuery((db) =>
 
 /** {@link CLAIMED_EXTRAS} as entries, listed once. */
 const CLAIMED_EXTRA_COLUMNS = Object.entries(CLAIMED_EXTRAS);
+// A column of the attempt under an extra's name would take its place in the select and shift
+// every value after it: refused when the module loads, so any test that uses the store fails.
+for (const [key] of CLAIMED_EXTRA_COLUMNS) {
+  if (key in getTableColumns(webhookDeliveries)) {
+    throw new Error(`webhook_deliveries has a column named ${key}: rename the claim's extra`);
+  }
+}
 
 /** One row of {@link claimedContext}, decoded as drizzle would: the attempt, then the extras. */
 function claimedRowOf(values: readonly unknown[]): ClaimedRow {
