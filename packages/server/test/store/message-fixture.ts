@@ -1,4 +1,5 @@
 import type { MessageRecord } from '../../src/store/message-repository';
+import type { Repositories } from '../../src/store/store';
 
 /**
  * An outbound message of customer `c1` through instance `i1`, queued at `at`, with every column
@@ -62,4 +63,32 @@ export function outboundMessage(
     deletedAt: null,
     ...overrides,
   };
+}
+
+/**
+ * The customer `c1` and the simulator instance `i1` (iMessage and SMS) the messages of
+ * {@link outboundMessage} belong to, created at `at`.
+ */
+export async function seedSender(repos: Repositories, at: Date): Promise<void> {
+  await repos.customers.insert({
+    id: 'c1',
+    name: 'c1',
+    settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
+    createdAt: at,
+  });
+  await repos.instances.insert({
+    id: 'i1',
+    name: 'instance-i1',
+    provider: 'simulator',
+    channels: ['imessage', 'sms'],
+    config: {},
+    enabled: true,
+    ingressToken: 'ingr_test',
+    updatedAt: at,
+    deletedAt: null,
+    healthStatus: 'unknown',
+    healthWarnings: [],
+    healthCheckedAt: null,
+    createdAt: at,
+  });
 }

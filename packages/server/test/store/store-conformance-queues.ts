@@ -3,7 +3,7 @@ import type { DeliveryRecord } from '../../src/store/delivery-repository';
 import type { MessageRecord } from '../../src/store/message-repository';
 import type { Store } from '../../src/store/store';
 import { DuplicateWebhookError } from '../../src/store/webhook-repository';
-import { outboundMessage } from './message-fixture';
+import { outboundMessage, seedSender } from './message-fixture';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -96,27 +96,7 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
   async function withSeededStore(work: (store: Store) => Promise<void>): Promise<void> {
     const store = await openStore();
     try {
-      await store.customers.insert({
-        id: 'c1',
-        name: 'c1',
-        settings: { otpHandling: 'suppress', optOutHandling: 'gateway' },
-        createdAt: T0,
-      });
-      await store.instances.insert({
-        id: 'i1',
-        name: 'instance-i1',
-        provider: 'simulator',
-        channels: ['imessage', 'sms'],
-        config: {},
-        enabled: true,
-        ingressToken: 'ingr_test',
-        updatedAt: T0,
-        deletedAt: null,
-        healthStatus: 'unknown',
-        healthWarnings: [],
-        healthCheckedAt: null,
-        createdAt: T0,
-      });
+      await seedSender(store, T0);
       await work(store);
     } finally {
       await store.close();

@@ -418,7 +418,9 @@ export class MessageDelivery {
       // The upstream has the message. A database that cannot record it now (a full disk, say)
       // is not a send failure: the turn fails, and the dispatcher resumes the same attempt id once
       // the database takes writes again (the upstream answers it again instead of sending twice).
-      await this.#accepted(message, channel, attemptId, result, instanceId, files);
+      await this.options.statusUpdates.whileRecording(attemptId, () =>
+        this.#accepted(message, channel, attemptId, result, instanceId, files),
+      );
       return undefined;
     }
     const reported = sendFailure ?? departure;

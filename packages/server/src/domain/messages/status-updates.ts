@@ -44,10 +44,38 @@ export class MessageStatusUpdates {
     private readonly onFailed?: (tx: UnitOfWork, message: MessageRecord) => Promise<void>,
   ) {}
 
+  /** Attempts whose accepted send this process is recording, each until that has ended. */
+  readonly #recording = new Map<string, Promise<void>>();
+
   /** The sink handler of `message.status` events. */
   readonly handle = async (event: ProviderStatusEvent, context: InboundContext): Promise<void> => {
+    const recording =
+      event.attemptId === undefined ? undefined : this.#recording.get(event.attemptId);
+    if (recording) await recording;
     await this.store.transaction((tx) => this.#handleIn(tx, event, context.instanceId));
   };
+
+  /**
+   * Runs `record`, the transaction that records the accepted send of `attemptId` (its provider
+   * id and parts), and holds the attempt's status updates that reach this process meanwhile until
+   * it has ended. They then find the provider id recorded, instead of being kept on the attempt
+   * for the recording to apply: on PostgreSQL that write and the recording's change the same row
+   * at once, and one of the two transactions is rolled back and runs again. Updates that arrive
+   * while the provider is still answering the send, or in another process, are kept as before.
+   */
+  async whileRecording<T>(attemptId: string, record: () => Promise<T>): Promise<T> {
+    const running = record();
+    const ended = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#recording.set(attemptId, ended);
+    try {
+      return await running;
+    } finally {
+      if (this.#recording.get(attemptId) === ended) this.#recording.delete(attemptId);
+    }
+  }
 
   /**
    * Applies the updates kept for an attempt while its send was not yet recorded as accepted
