@@ -1,3 +1,4 @@
+import type { MessageAttemptRecord } from '../../src/store/message-attempt-repository';
 import type { MessageRecord } from '../../src/store/message-repository';
 import type { Repositories } from '../../src/store/store';
 
@@ -91,4 +92,18 @@ export async function seedSender(repos: Repositories, at: Date): Promise<void> {
     healthCheckedAt: null,
     createdAt: at,
   });
+}
+
+/** The first SMS attempt (`m1:0:sms`) of the message `m1` of {@link outboundMessage}, made at `at`, with no provider id yet. */
+export function firstSmsAttempt(at: Date): Omit<MessageAttemptRecord, 'earlyUpdates'> {
+  return {
+    attemptId: 'm1:0:sms',
+    messageId: 'm1',
+    customerId: 'c1',
+    instanceId: 'i1',
+    attempt: 0,
+    channel: 'sms',
+    externalId: null,
+    createdAt: at,
+  };
 }

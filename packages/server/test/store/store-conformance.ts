@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Repositories, Store } from '../../src/store/store';
-import { outboundMessage } from './message-fixture';
+import { firstSmsAttempt, outboundMessage } from './message-fixture';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 
@@ -50,18 +50,9 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
     await seedCustomer(store, 'c1');
     await seedInstance(store);
     await store.messages.insert(outboundMessage('m1', T0));
-    const attemptId = 'm1:0:sms';
-    await store.messageAttempts.insert({
-      attemptId,
-      messageId: 'm1',
-      customerId: 'c1',
-      instanceId: 'i1',
-      attempt: 0,
-      channel: 'sms',
-      externalId: null,
-      createdAt: T0,
-    });
-    return attemptId;
+    const attempt = firstSmsAttempt(T0);
+    await store.messageAttempts.insert(attempt);
+    return attempt.attemptId;
   }
 
   describe(`${name} store`, () => {

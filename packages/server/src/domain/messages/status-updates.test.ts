@@ -1,6 +1,6 @@
 import type { ProviderStatusEvent } from '@switchboard/provider-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outboundMessage, seedSender } from '../../../test/store/message-fixture';
+import { firstSmsAttempt, outboundMessage, seedSender } from '../../../test/store/message-fixture';
 import { systemClock } from '../../clock';
 import { InProcessEventBus } from '../../events/event-bus';
 import { EventService } from '../../events/event-service';
@@ -12,7 +12,7 @@ import { MessageEvents } from './message-events';
 import { MessageStatusUpdates } from './status-updates';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
-const ATTEMPT = 'm1:0:sms';
+const ATTEMPT = firstSmsAttempt(T0).attemptId;
 const PROVIDER_ID = 'SM0001';
 const CONTEXT: InboundContext = {
   instanceId: 'i1',
@@ -45,16 +45,7 @@ async function pendingAttempt(): Promise<{ store: Store; updates: MessageStatusU
   await store.messages.insert(
     outboundMessage('m1', T0, { status: 'pending', channel: 'sms', callbackUrl: null }),
   );
-  await store.messageAttempts.insert({
-    attemptId: ATTEMPT,
-    messageId: 'm1',
-    customerId: 'c1',
-    instanceId: 'i1',
-    attempt: 0,
-    channel: 'sms',
-    externalId: null,
-    createdAt: T0,
-  });
+  await store.messageAttempts.insert(firstSmsAttempt(T0));
   const events = new MessageEvents(
     new EventService(systemClock, new InProcessEventBus()),
     new ConversationSendResolver(store),
