@@ -157,8 +157,10 @@ describe('pacing per line', () => {
     const first = times[0] ?? 0;
     const last = times[times.length - 1] ?? 0;
     expect(last - first).toBeGreaterThanOrEqual(450);
+    // Each send leaves in a slot of its own. The pacer spaces the slots, not the departures: one
+    // send held up after its slot (a busy host) leaves the next gap shorter, so half a slot here.
     for (let i = 1; i < times.length; i += 1) {
-      expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(80);
+      expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(50);
     }
     // The other instance's sends left while the burst was still paced (compared by when each
     // reached its provider, not by when its statuses came back, which a busy machine delays).
