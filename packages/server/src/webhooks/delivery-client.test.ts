@@ -52,6 +52,18 @@ describe('deliver', () => {
     expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it("POSTs to the URL's own path and query string, with the exact body", async () => {
+    const target = await receiver((_request, response) => response.writeHead(204).end());
+    const outcome = await post(`${target.origin}/hooks/a%20b?tenant=7&x=%2F`);
+    expect(outcome.kind).toBe('delivered');
+    expect(target.requests).toHaveLength(1);
+    expect(target.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/hooks/a%20b?tenant=7&x=%2F',
+    });
+    expect(target.requests[0]?.body.toString('utf8')).toBe('{"id":"evt_1"}');
+  });
+
   it.each([400, 401, 403, 404, 409, 410, 422])('treats %i as terminal', async (status) => {
     const target = await receiver((_request, response) => response.writeHead(status).end('nope'));
     const outcome = await post(target.origin);
