@@ -48,6 +48,12 @@ export interface BenchMode {
     starts: number;
     idleSettleMs: number;
   };
+  pruning: {
+    /** Messages in the database being pruned. */
+    rows: number;
+    connections: number;
+    loadSec: number;
+  };
   media: {
     /** Length of the timed voice memo. */
     memoSeconds: number;
@@ -91,6 +97,7 @@ export const FULL_MODE: BenchMode = {
   fanout: { subscribers: 1_000, customers: 10, eventsPerSec: 500, durationSec: 10 },
   growth: { smallRows: 1_000, largeRows: 1_000_000, connections: 4, durationSec: 4 },
   startup: { starts: 3, idleSettleMs: 1_000 },
+  pruning: { rows: 200_000, connections: 50, loadSec: 8 },
   media: {
     memoSeconds: 30,
     runs: 5,
@@ -124,6 +131,7 @@ export const QUICK_MODE: BenchMode = {
   fanout: { subscribers: 50, customers: 2, eventsPerSec: 100, durationSec: 1 },
   growth: { smallRows: 1_000, largeRows: 10_000, connections: 2, durationSec: 1 },
   startup: { starts: 1, idleSettleMs: 300 },
+  pruning: { rows: 10_000, connections: 10, loadSec: 1 },
   media: {
     memoSeconds: 3,
     runs: 1,

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/webhook-signature.ts'],
+  entry: ['src/index.ts', 'src/webhook-signature.ts', 'src/server-url.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -10,7 +10,7 @@ export default defineConfig({
   target: 'es2022',
   splitting: true,
   treeshake: true,
-  // The signature format comes from the contract; the verifier bundles it so that
-  // `@switchboard/sdk/webhooks` has no runtime dependency.
-  noExternal: [/^@switchboard\/contract\/webhook-signature$/],
+  // The signature format and the server-address rule come from the contract; they are bundled so
+  // that the SDK (and `@switchboard/sdk/webhooks`) has no runtime dependency on it.
+  noExternal: [/^@switchboard\/contract\/(webhook-signature|server-url)$/],
 });

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { insertStatement } from '../scenarios/sqlite-ceiling';
+import { insertStatement } from './sqlite-ceiling';
 
 type Row = Record<string, unknown>;
 

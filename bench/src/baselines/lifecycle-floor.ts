@@ -34,8 +34,8 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import { insertStatement } from '../scenarios/sqlite-ceiling';
 import { FLOOR_UPDATES, type FloorWrite } from './lifecycle-floor-writer';
+import { insertStatement } from './sqlite-ceiling';
 
 type Row = Record<string, unknown>;
 

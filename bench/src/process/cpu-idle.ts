@@ -30,6 +30,14 @@ export function cpuSeconds(pid: number, options: { children?: boolean } = {}): n
 }
 
 /**
+ * CPU time (user + system) a process has used so far, in seconds, or 0 once it is gone (for
+ * processes that may exit while they are measured, such as PostgreSQL's backends).
+ */
+export function cpuSecondsOrZero(pid: number): number {
+  return (cpuTicks(pid) ?? 0) / 100;
+}
+
+/**
  * Waits until a process is (nearly) idle: under `maxCpuPercent` of one core over a window. Used
  * between measurements, so the background work one run leaves behind (the simulator finishing
  * the lifecycle of accepted sends, webhook deliveries) does not steal CPU from the next run.

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { apiRequest, assertImplemented, UnexpectedAnswerError } from '../api/api-client';
-import { probeSend } from '../api/probe-send';
 import { LifecycleFloor } from '../baselines/lifecycle-floor-process';
 import type { ScenarioContext } from '../bench-mode';
+import { probeSend } from '../load/probe-send';
 import { sendBurst } from '../load/send-burst';
 import { waitUntil } from '../load/wait-until';
 import { webhookPostLoop } from '../load/webhook-post-loop';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { assertImplemented } from '../api/api-client';
-import { probeSend } from '../api/probe-send';
 import { probeStatus } from '../api/probe-status';
 import { BareServer } from '../baselines/bare-server-process';
 import type { ScenarioContext } from '../bench-mode';
 import { pacedSends } from '../load/paced-sender';
+import { probeSend } from '../load/probe-send';
 import { SseSubscribers } from '../load/sse-subscribers';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { PeakRssWatch } from '../process/memory-probe';

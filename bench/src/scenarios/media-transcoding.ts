@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import type { Message, SendMessageResult } from '@switchboard/contract';
 import { apiData } from '../api/api-client';
 import type { ScenarioContext } from '../bench-mode';
-import { runHttpLoad } from '../load/http-load';
+import { sendLoad } from '../load/send-load';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { SwitchboardServer } from '../process/switchboard-server';
-import { recipientCount, recipientNumber } from '../seed/phone-numbers';
-import { realisticSendBody } from '../seed/send-body';
+import { recipientNumber } from '../seed/phone-numbers';
 import { seedTenants } from '../seed/tenants';
 import { wavTone } from '../seed/wav-tone';
 import { median, round } from '../stats/summary';
@@ -111,32 +110,12 @@ export async function mediaTranscoding(context: ScenarioContext): Promise<Scenar
     await waitForCpuIdle(server.pid);
 
     // (2) Acceptance with the pool idle, then with conversions running.
-    let sequence = 0;
-    const recipients = recipientCount('imessage-delivered');
-    const load = (tag: string) =>
-      runHttpLoad({
-        url: server.url,
-        method: 'POST',
-        connections: settings.connections,
-        durationSec: settings.loadSec,
-        nextRequest: () => {
-          sequence += 1;
-          return {
-            path: '/v1/messages',
-            headers: {
-              authorization: `Bearer ${keys[sequence % keys.length]}`,
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify(
-              realisticSendBody(
-                recipientNumber('imessage-delivered', sequence % recipients),
-                sequence,
-                `${runTag}-${tag}`,
-              ),
-            ),
-          };
-        },
-      });
+    const load = sendLoad({
+      url: server.url,
+      keys,
+      connections: settings.connections,
+      durationSec: settings.loadSec,
+    });
     const idle = await load('idle');
     await waitForCpuIdle(server.pid);
     const busyIds: string[] = [];

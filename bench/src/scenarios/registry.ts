@@ -3,6 +3,7 @@ import { endToEnd } from './end-to-end';
 import { eventFanout } from './event-fanout';
 import { growth } from './growth';
 import { mediaTranscoding } from './media-transcoding';
+import { pruning } from './pruning';
 import { scaleOut } from './scale-out';
 import type { ScenarioOutcome } from './scenario-result';
 import { sendAcceptance } from './send-acceptance';
@@ -24,4 +25,5 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'growth', title: 'Growth', run: growth },
   { id: 'startup-idle', title: 'Start-up and idle', run: startupIdle },
   { id: 'media', title: 'Media conversion', run: mediaTranscoding },
+  { id: 'pruning', title: 'Retention pruning', run: pruning },
 ];

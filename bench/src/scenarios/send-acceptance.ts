@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { probeSend } from '../api/probe-send';
 import { BareServer } from '../baselines/bare-server-process';
+import { measureSqliteCeiling } from '../baselines/sqlite-ceiling';
 import type { ScenarioContext } from '../bench-mode';
 import { type HttpLoadResult, runHttpLoad } from '../load/http-load';
+import { probeSend } from '../load/probe-send';
 import { cpuSeconds, waitForCpuIdle } from '../process/cpu-idle';
 import { PeakRssWatch } from '../process/memory-probe';
 import { SwitchboardServer } from '../process/switchboard-server';
@@ -11,7 +12,6 @@ import { realisticSendBody } from '../seed/send-body';
 import { seedTenants } from '../seed/tenants';
 import { median, round } from '../stats/summary';
 import { type DetailTable, metric, type ScenarioOutcome } from './scenario-result';
-import { measureSqliteCeiling } from './sqlite-ceiling';
 
 /**
  * How much the peak RSS of the last round may exceed the first's. A server that keeps something

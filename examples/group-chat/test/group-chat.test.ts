@@ -1,4 +1,8 @@
-import { type ExampleServer, startExampleServer } from '@switchboard/examples-test-server';
+import {
+  type ExampleServer,
+  runExample,
+  startExampleServer,
+} from '@switchboard/examples-test-server';
 import { Switchboard } from '@switchboard/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGroupChat } from '../src/group-chat';
@@ -36,5 +40,17 @@ describe('group-chat against a real server on the simulator', () => {
     const delivered = await client.messages.get(message.id);
     expect(delivered).toMatchObject({ conversationId, channel: 'imessage' });
     expect(delivered.content.text).toBe('Friday at 8?');
+  });
+});
+
+describe('pnpm start', () => {
+  it('finds a server named by SWITCHBOARD_URL, over a PORT that names another', async () => {
+    const run = await runExample(new URL('..', import.meta.url), [], {
+      SWITCHBOARD_API_KEY: server.apiKey,
+      SWITCHBOARD_URL: server.baseUrl,
+      PORT: '1',
+    });
+    expect(run.output).toContain('Dinner club 🍝: 3 members');
+    expect(run.code, run.output).toBe(0);
   });
 });

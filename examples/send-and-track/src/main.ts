@@ -1,8 +1,13 @@
-import { Switchboard } from '@switchboard/sdk';
+import { existsSync } from 'node:fs';
+import { resolveServerUrl, Switchboard } from '@switchboard/sdk';
 import { sendAndTrack, type TrackedEvent } from './send-and-track';
 
-// The API key and server come from SWITCHBOARD_API_KEY and SWITCHBOARD_BASE_URL.
-const client = new Switchboard();
+// The repository's .env (the server's own settings) applies here too; the environment wins.
+const serverEnv = new URL('../../../.env', import.meta.url);
+if (existsSync(serverEnv)) process.loadEnvFile(serverEnv);
+// The API key comes from SWITCHBOARD_API_KEY; the server is found as every Switchboard tool finds
+// it: SWITCHBOARD_URL, else PUBLIC_BASE_URL, else the server's HOST and PORT.
+const client = new Switchboard({ baseUrl: resolveServerUrl(process.env) });
 // A simulator number whose last two digits (04) mean "iMessage delivered, then read".
 const to = process.argv[2] ?? '+12125550104';
 

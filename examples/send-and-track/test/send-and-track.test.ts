@@ -1,4 +1,8 @@
-import { type ExampleServer, startExampleServer } from '@switchboard/examples-test-server';
+import {
+  type ExampleServer,
+  runExample,
+  startExampleServer,
+} from '@switchboard/examples-test-server';
 import { Switchboard } from '@switchboard/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendAndTrack } from '../src/send-and-track';
@@ -59,5 +63,18 @@ describe('send-and-track against a real server on the simulator', () => {
       expect(result.status).toBe('delivered');
       expect(result.events.every((event) => event.data.messageId === result.messageId)).toBe(true);
     }
+  });
+});
+
+describe('pnpm start', () => {
+  it('finds a server on another port from PORT alone, as the server reads it', async () => {
+    const port = new URL(server.baseUrl).port;
+    expect(port).not.toBe('3000');
+    const run = await runExample(new URL('..', import.meta.url), ['+12125550104'], {
+      SWITCHBOARD_API_KEY: server.apiKey,
+      PORT: port,
+    });
+    expect(run.output).toMatch(/message\.delivered/);
+    expect(run.code, run.output).toBe(0);
   });
 });

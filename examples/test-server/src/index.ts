@@ -3,3 +3,4 @@ export {
   type StartExampleServerOptions,
   startExampleServer,
 } from './example-server';
+export { type ExampleRun, runExample } from './run-example';

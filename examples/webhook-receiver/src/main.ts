@@ -1,8 +1,13 @@
-import { Switchboard, type WebhookEvent } from '@switchboard/sdk';
+import { existsSync } from 'node:fs';
+import { resolveServerUrl, Switchboard, type WebhookEvent } from '@switchboard/sdk';
 import { startWebhookReceiver } from './webhook-receiver';
 
-// The API key and server come from SWITCHBOARD_API_KEY and SWITCHBOARD_BASE_URL.
-const client = new Switchboard();
+// The repository's .env (the server's own settings) applies here too; the environment wins.
+const serverEnv = new URL('../../../.env', import.meta.url);
+if (existsSync(serverEnv)) process.loadEnvFile(serverEnv);
+// The API key comes from SWITCHBOARD_API_KEY; the server is found as every Switchboard tool finds
+// it: SWITCHBOARD_URL, else PUBLIC_BASE_URL, else the server's HOST and PORT.
+const client = new Switchboard({ baseUrl: resolveServerUrl(process.env) });
 
 function print(event: WebhookEvent): void {
   // FaceTime events are flat; every other event carries its payload in `data`.
@@ -12,7 +17,8 @@ function print(event: WebhookEvent): void {
 }
 
 const receiver = await startWebhookReceiver(client, {
-  port: Number(process.env.PORT ?? 4000),
+  // Not PORT: that is the server's.
+  port: Number(process.env.RECEIVER_PORT ?? 4000),
   publicUrl: process.env.WEBHOOK_PUBLIC_URL,
   onEvent: print,
   onRejected: (reason) => console.warn(`rejected a request: ${reason}`),

@@ -1,4 +1,8 @@
-import { type ExampleServer, startExampleServer } from '@switchboard/examples-test-server';
+import {
+  type ExampleServer,
+  runExample,
+  startExampleServer,
+} from '@switchboard/examples-test-server';
 import { Switchboard, type WebhookEvent } from '@switchboard/sdk';
 import { signWebhookPayload } from '@switchboard/sdk/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,5 +97,23 @@ describe('webhook-receiver against a real server on the simulator', () => {
     await receiver.close();
     expect(await client.webhooks.list()).toEqual([]);
     await expect(fetch(receiver.url, { method: 'POST' })).rejects.toThrow();
+  });
+});
+
+describe('pnpm start', () => {
+  it('finds a server on another port from HOST and PORT, and listens on RECEIVER_PORT', async () => {
+    const run = await runExample(
+      new URL('..', import.meta.url),
+      [],
+      {
+        SWITCHBOARD_API_KEY: server.apiKey,
+        HOST: '0.0.0.0',
+        PORT: new URL(server.baseUrl).port,
+        RECEIVER_PORT: '0',
+      },
+      /Test delivery: /,
+    );
+    expect(run.output).toMatch(/Receiving on http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+    expect(run.output).toContain('Test delivery: delivered');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildOpenApiDocument } from '../src/openapi';
+import { buildOpenApiDocument } from '../src/openapi/document';
 
 const target = resolve(import.meta.dirname, '../../../openapi/openapi.json');
 const generated = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;

@@ -4,6 +4,7 @@ import { attachmentsContract } from './routes/attachments';
 import { callbacksContract } from './routes/callbacks';
 import { capabilitiesContract } from './routes/capabilities';
 import { chatsContract } from './routes/chats';
+import { contactErasuresContract } from './routes/contact-erasures';
 import { eventsContract } from './routes/events';
 import { healthContract } from './routes/health';
 import { messagesContract } from './routes/messages';
@@ -24,6 +25,7 @@ const chats = c.router(chatsContract, strict);
 const capabilities = c.router(capabilitiesContract, strict);
 const numbers = c.router(numbersContract, strict);
 const optOuts = c.router(optOutsContract, strict);
+const contactErasures = c.router(contactErasuresContract, strict);
 const webhooks = c.router(webhooksContract, strict);
 const callbacks = c.router(callbacksContract, strict);
 const whatsapp = c.router(whatsappContract, strict);
@@ -44,6 +46,7 @@ export type Contract = {
   capabilities: typeof capabilities;
   numbers: typeof numbers;
   optOuts: typeof optOuts;
+  contactErasures: typeof contactErasures;
   webhooks: typeof webhooks;
   callbacks: typeof callbacks;
   whatsapp: typeof whatsapp;
@@ -65,6 +68,7 @@ export const contract: Contract = {
   capabilities,
   numbers,
   optOuts,
+  contactErasures,
   webhooks,
   callbacks,
   whatsapp,

@@ -60,6 +60,11 @@ export const ERROR_CODES = {
     description:
       'The operation is not supported on the channel (reactions on sms, unsend and edit outside imessage, chat read/unread on whatsapp).',
   },
+  SEND_POLICY_HOLD_EXPIRED: {
+    status: 429,
+    description:
+      "The sender number's send policy (daily cap, cold-contact cap, warm-up or WhatsApp restriction) held the message `queued` longer than the hold window (`SEND_POLICY_HOLD_WINDOW_MS`, 72 h by default): it failed without being sent. See `GET /v1/numbers/{phoneNumber}/send-policy`.",
+  },
   NO_CHANNEL_AVAILABLE: {
     status: 400,
     description: 'No channel the caller allows can reach the recipient.',
@@ -113,7 +118,16 @@ export const ERROR_CODES = {
     status: 405,
     description: 'The path exists but does not accept this HTTP method.',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    description: 'The request did not arrive whole in time; the connection is closed.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The request body is larger than allowed.' },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    description:
+      'The request line or headers are larger than the server accepts (16 KiB together): shorten the query string or the headers.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     description: 'A request with a body must use `Content-Type: application/json`.',
@@ -127,6 +141,11 @@ export const ERROR_CODES = {
   IMESSAGE_SEND_FAILED: {
     status: 500,
     description: 'The iMessage provider reported a delivery error.',
+  },
+  MEDIA_NOT_AN_IMAGE: {
+    status: 400,
+    description:
+      'Only as a message `errorCode`: a `content.mediaUrls` URL served bytes that are not a JPEG, PNG, GIF or WebP image (told by their first bytes when the gateway fetched them at delivery, whatever the URL or its `Content-Type` said). Nothing was sent; send other files with `attachments[]`.',
   },
   MEDIA_CONVERSION_FAILED: {
     status: 500,

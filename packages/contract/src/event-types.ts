@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doc } from './openapi-meta';
+import { doc } from './schema-annotations';
 
 /** Every event type Switchboard emits, on webhooks and on the event stream. */
 export const EVENT_TYPES = [

@@ -18,7 +18,7 @@ import {
   type SwitchboardEventOf,
   WebhookEvent,
 } from './events';
-import { hoistComponents, type JsonObject } from './openapi-schemas';
+import { hoistComponents, type JsonObject } from './openapi/json-schema';
 import { InboundAttachment, MessageReactionData } from './schemas/inbound-event-data';
 import { MessageLifecycleData } from './schemas/message-event-data';
 import { WhatsAppStatusData } from './schemas/whatsapp-session';

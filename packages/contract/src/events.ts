@@ -6,7 +6,7 @@ import {
   type EventType,
   WEBHOOK_EVENT_TYPES,
 } from './event-types';
-import { component, doc, extendApi } from './openapi-meta';
+import { component, doc, extendApi } from './schema-annotations';
 import {
   ChatEventData,
   ChatParticipantEventData,

@@ -64,13 +64,13 @@ export {
   WebhookTestEvent,
   WhatsAppStatusEvent,
 } from './events';
+export type { RouteMetadata } from './route-metadata';
 export {
   COMPONENT_NAMES,
   component,
   doc,
   type SchemaDocs,
-} from './openapi-meta';
-export type { RouteMetadata } from './route-metadata';
+} from './schema-annotations';
 export {
   ApiKey,
   ApiKeyIdParams,
@@ -89,6 +89,12 @@ export {
   OptOutHandling,
   OtpHandling,
 } from './schemas/admin';
+export { AdminListMessagesQuery, AdminMessage, AdminMessageList } from './schemas/admin-messages';
+export {
+  OperatorStats,
+  OperatorStatsQuery,
+  STATS_WINDOWS,
+} from './schemas/admin-stats';
 export {
   AttachmentDownloadQuery,
   AttachmentPathParams,
@@ -160,6 +166,20 @@ export {
   Timestamp,
   Uuid,
 } from './schemas/common';
+export {
+  AdminEraseContactRequest,
+  ContactErasure,
+  CustomerRetention,
+  EraseContactRequest,
+  ErasureCounts,
+  RetentionPeriods,
+  UpdateRetentionRequest,
+} from './schemas/contact-erasure';
+export {
+  DELIVERY_WATCHDOG_DEFAULTS,
+  DELIVERY_WATCHDOG_WINDOW_DEFAULTS,
+  DeliveryWatchdogSettings,
+} from './schemas/delivery-watchdog';
 export { EventId } from './schemas/event-fields';
 export {
   EventStreamGap,
@@ -216,6 +236,7 @@ export {
   ListScheduledMessagesQuery,
   Message,
   MessageAttachment,
+  MessageHold,
   MessageList,
   MessagePathParams,
   ReactionRequest,
@@ -279,6 +300,15 @@ export {
   OptOutStatus,
 } from './schemas/opt-out';
 export {
+  MessageRouting,
+  ROUTING_DECISIONS,
+  ROUTING_REASONS,
+  RoutingCapability,
+  RoutingDecision,
+  RoutingReason,
+  RoutingStep,
+} from './schemas/routing-trace';
+export {
   LID_PATTERN,
   SANDBOX_ATTACHMENTS_MAX,
   SandboxAttachment,
@@ -307,6 +337,14 @@ export {
   SandboxTypingResult,
 } from './schemas/sandbox';
 export {
+  ChannelSendPolicy,
+  EffectiveSendPolicy,
+  InstanceSendPolicy,
+  NumberPhoneParams,
+  NumberSendPolicy,
+  SendPolicySettings,
+} from './schemas/send-policy';
+export {
   Attachment,
   Mention,
   Routing,
@@ -321,6 +359,16 @@ export {
   type TapbackType,
   WHATSAPP_TAPBACK_EMOJI,
 } from './schemas/tapbacks';
+export {
+  DiscardUnroutedInboundRequest,
+  ListUnroutedInboundQuery,
+  UnroutedInboundDiscarded,
+  UnroutedInboundIdParams,
+  UnroutedInboundItem,
+  UnroutedInboundItemDiscarded,
+  UnroutedInboundList,
+  UnroutedReason,
+} from './schemas/unrouted-inbound';
 export {
   CreatedWebhook,
   CreateWebhookRequest,
@@ -365,6 +413,13 @@ export {
   WhatsAppSessionStatus,
   WhatsAppStatusData,
 } from './schemas/whatsapp-session';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  publicBaseUrlOf,
+  resolveServerUrl,
+  type ServerUrlEnv,
+} from './server-url';
 export {
   signingPrefix,
   WEBHOOK_SIGNATURE,

@@ -1,6 +1,5 @@
 import type {
   ProviderChatEvent,
-  ProviderInboundAttachment,
   ProviderInboundEvent,
   ProviderMessageChangedEvent,
   ProviderStatusEvent,
@@ -18,44 +17,42 @@ import {
   WAMessageStubType,
   type WAMessageUpdate,
 } from 'baileys';
+import { attachmentsOf } from './baileys-media';
+import type { InboundContext, JidNamer } from './inbound-context';
 import { addressOfJid, isGroupJid, isLidJid, jidToPhone } from './jids';
+import { unmodelledNote } from './unmodelled-content';
+import { failureOfAck } from './whatsapp-errors';
 
-/** What mapping a session's upstream events needs. */
-export interface InboundContext {
-  /** The owned number of the session, E.164. */
-  phoneNumber: string;
-  /** The bytes of a received media message. */
-  download(message: WAMessage): Promise<Uint8Array>;
+export type { InboundContext, JidNamer } from './inbound-context';
+
+/**
+ * A {@link JidNamer} over Baileys' LID mapping store (`signalRepository.lidMapping`): a `@lid`
+ * without a phone number beside it is looked up there (Baileys answers from what WhatsApp
+ * shared; it never asks the network for a LID's number).
+ */
+export function jidNamer(phoneOfLid: (lid: string) => Promise<string | null>): JidNamer {
+  return async (jid, alt) => {
+    if (!isLidJid(jid)) return addressOfJid(jid);
+    const altPhone = jidToPhone(alt);
+    if (altPhone) return altPhone;
+    const mapped = await phoneOfLid(jid).catch(() => null);
+    return jidToPhone(mapped) ?? addressOfJid(jid);
+  };
 }
 
 const Status = proto.WebMessageInfo.Status;
 const ProtocolType = proto.Message.ProtocolMessage.Type;
-
-/** The media message kinds and the MIME type to assume when the sender gave none. */
-const MEDIA_KINDS = {
-  imageMessage: 'image/jpeg',
-  videoMessage: 'video/mp4',
-  audioMessage: 'audio/ogg; codecs=opus',
-  documentMessage: 'application/octet-stream',
-  stickerMessage: 'image/webp',
-} as const;
-type MediaKind = keyof typeof MEDIA_KINDS;
 
 function occurredAt(seconds: unknown): Date {
   const value = toNumber(seconds as number | null | undefined);
   return value > 0 ? new Date(value * 1000) : new Date();
 }
 
-/**
- * Who a message key comes from, as the gateway names them: the phone number when known (the JID
- * itself, or the alternate JID WhatsApp sends beside an `@lid` one), else the `@lid` handle.
- */
-function senderOf(key: WAMessageKey): string {
+/** Who a message key comes from, as the gateway names them (see {@link JidNamer}). */
+function senderOf(key: WAMessageKey, name: JidNamer): Promise<string> {
   const group = isGroupJid(key.remoteJid);
   const jid = (group ? key.participant : key.remoteJid) ?? '';
-  const alt = group ? key.participantAlt : key.remoteJidAlt;
-  if (isLidJid(jid) && alt && jidToPhone(alt)) return jidToPhone(alt) as string;
-  return addressOfJid(jid);
+  return name(jid, group ? key.participantAlt : key.remoteJidAlt);
 }
 
 /** The text of a message: plain, extended (with quotes and mentions) or a media caption. */
@@ -77,14 +74,20 @@ function contextInfoOf(message: proto.IMessage): proto.IContextInfo | undefined 
   return content?.contextInfo ?? undefined;
 }
 
+/** What every event of one message shares: the channel, the time, and in a group the chat. */
+interface MessageEventBase {
+  channel: 'whatsapp';
+  occurredAt: Date;
+  chatId?: string;
+}
+
 /**
- * Maps one message of `messages.upsert` to the gateway's events: a message (text, quote, media),
- * a reaction, an edit or a revoke. `history` marks a message of `append` (stored, never emitted).
+ * Maps one message of `messages.upsert` (`notify` or `append`, alike) to the gateway's events: a
+ * message (text, quote, media), a reaction, an edit or a revoke.
  */
 export async function eventsOfMessage(
   message: WAMessage,
   context: InboundContext,
-  history: boolean,
 ): Promise<ProviderInboundEvent[]> {
   const key = message.key;
   const content = normalizeMessageContent(message.message);
@@ -92,91 +95,25 @@ export async function eventsOfMessage(
   const chatJid = key.remoteJid;
   const group = isGroupJid(chatJid);
   const fromMe = key.fromMe === true;
-  const contact = senderOf(key);
+  const contact = await senderOf(key, context.name);
   const when = occurredAt(message.messageTimestamp);
-  const base = {
+  const base: MessageEventBase = {
     channel: 'whatsapp' as const,
     occurredAt: when,
     ...(group ? { chatId: chatJid } : {}),
   };
 
   if (content.reactionMessage) {
-    const reaction = content.reactionMessage;
-    const target = reaction.key?.id;
-    if (!target || fromMe) return [];
-    const emoji = reaction.text ?? '';
-    return [
-      {
-        ...base,
-        kind: 'message.reaction',
-        upstreamEventId: `reaction:${key.id}`,
-        externalId: key.id,
-        from: contact,
-        to: context.phoneNumber,
-        targetExternalId: target,
-        reaction: { type: 'emoji', emoji },
-        removed: emoji === '',
-      },
-    ];
+    if (fromMe) return [];
+    return eventsOfReaction(content.reactionMessage, key.id, contact, context, base);
   }
-
   const protocol = content.protocolMessage;
-  if (protocol) {
-    const target = protocol.key?.id;
-    if (!target) return [];
-    const from = fromMe ? context.phoneNumber : contact;
-    if (protocol.type === ProtocolType.REVOKE) {
-      return [
-        {
-          ...base,
-          kind: 'message.changed',
-          upstreamEventId: `revoke:${target}`,
-          externalId: target,
-          from,
-          to: context.phoneNumber,
-          change: { type: 'unsent' },
-        },
-      ];
-    }
-    if (protocol.type === ProtocolType.MESSAGE_EDIT && protocol.editedMessage) {
-      return [
-        {
-          ...base,
-          kind: 'message.changed',
-          upstreamEventId: `edit:${target}:${textOf(protocol.editedMessage)}`,
-          externalId: target,
-          from,
-          to: context.phoneNumber,
-          change: { type: 'edited', text: textOf(protocol.editedMessage) },
-        },
-      ];
-    }
-    return [];
-  }
+  if (protocol)
+    return eventsOfProtocol(protocol, fromMe ? context.phoneNumber : contact, context, base);
 
-  const attachments: ProviderInboundAttachment[] = [];
-  const kind = (Object.keys(MEDIA_KINDS) as MediaKind[]).find((name) => content[name]);
-  if (kind) {
-    const media = content[kind] as {
-      mimetype?: string | null;
-      fileName?: string | null;
-      fileLength?: unknown;
-    };
-    const size = toNumber(media.fileLength as number | null | undefined);
-    attachments.push({
-      mimeType: media.mimetype ?? MEDIA_KINDS[kind],
-      ...(media.fileName ? { filename: media.fileName } : {}),
-      ...(size > 0 ? { totalBytes: size } : {}),
-      content: await context.download(message).then(
-        (data) => ({ kind: 'bytes' as const, data }),
-        (error: unknown) => ({
-          kind: 'unavailable' as const,
-          reason: `the media could not be downloaded from WhatsApp: ${String(error)}`,
-        }),
-      ),
-    });
-  }
-  const text = textOf(content);
+  const attachments = await attachmentsOf(content, message, context);
+  // A kind the gateway does not model arrives as text saying what it was, never dropped.
+  const text = textOf(content) || (attachments.length === 0 ? unmodelledNote(content) : '') || '';
   if (!text && attachments.length === 0) return [];
   const quoted = contextInfoOf(content)?.stanzaId;
   return [
@@ -193,9 +130,72 @@ export async function eventsOfMessage(
       ...(quoted ? { replyToExternalId: quoted } : {}),
       ...(message.pushName && !fromMe ? { senderName: message.pushName } : {}),
       ...(fromMe ? { fromMe: true } : {}),
-      ...(history ? { history: true } : {}),
     },
   ];
+}
+
+/** A contact's reaction (an empty emoji removes it); none when it names no message. */
+function eventsOfReaction(
+  reaction: proto.Message.IReactionMessage,
+  id: string,
+  contact: string,
+  context: InboundContext,
+  base: MessageEventBase,
+): ProviderInboundEvent[] {
+  const target = reaction.key?.id;
+  if (!target) return [];
+  const emoji = reaction.text ?? '';
+  return [
+    {
+      ...base,
+      kind: 'message.reaction',
+      upstreamEventId: `reaction:${id}`,
+      externalId: id,
+      from: contact,
+      to: context.phoneNumber,
+      targetExternalId: target,
+      reaction: { type: 'emoji', emoji },
+      removed: emoji === '',
+    },
+  ];
+}
+
+/** A protocol message: a revoke (unsent) or an edit; none for the other kinds. */
+function eventsOfProtocol(
+  protocol: proto.Message.IProtocolMessage,
+  from: string,
+  context: InboundContext,
+  base: MessageEventBase,
+): ProviderInboundEvent[] {
+  const target = protocol.key?.id;
+  if (!target) return [];
+  if (protocol.type === ProtocolType.REVOKE) {
+    return [
+      {
+        ...base,
+        kind: 'message.changed',
+        upstreamEventId: `revoke:${target}`,
+        externalId: target,
+        from,
+        to: context.phoneNumber,
+        change: { type: 'unsent' },
+      },
+    ];
+  }
+  if (protocol.type === ProtocolType.MESSAGE_EDIT && protocol.editedMessage) {
+    return [
+      {
+        ...base,
+        kind: 'message.changed',
+        upstreamEventId: `edit:${target}:${textOf(protocol.editedMessage)}`,
+        externalId: target,
+        from,
+        to: context.phoneNumber,
+        change: { type: 'edited', text: textOf(protocol.editedMessage) },
+      },
+    ];
+  }
+  return [];
 }
 
 /** The delivery status a WhatsApp message status reports, or undefined for none. */
@@ -222,11 +222,12 @@ function deliveryStatus(
  * Baileys reports here besides the protocol message itself (both carry the same upstream event
  * id, so the gateway takes the change once).
  */
-export function eventsOfUpdate(
+export async function eventsOfUpdate(
   update: WAMessageUpdate,
   phoneNumber: string,
-): ProviderInboundEvent[] {
-  const changed = changeOfUpdate(update, phoneNumber);
+  name: JidNamer,
+): Promise<ProviderInboundEvent[]> {
+  const changed = await changeOfUpdate(update, phoneNumber, name);
   if (changed) return [changed];
   const status = deliveryStatus(update.update.status);
   const id = update.key.id;
@@ -238,21 +239,17 @@ export function eventsOfUpdate(
     externalId: id,
     upstreamEventId: `status:${id}:${status}`,
   };
+  // A negative ack of WhatsApp's server: its code rides in the stub parameters.
   return status === 'failed'
-    ? [
-        {
-          ...base,
-          status,
-          error: { code: 'PROVIDER_TIMEOUT', message: 'WhatsApp reported the message failed' },
-        },
-      ]
+    ? [{ ...base, status, error: failureOfAck(update.update.messageStubParameters?.[0]) }]
     : [{ ...base, status }];
 }
 
-function changeOfUpdate(
+async function changeOfUpdate(
   update: WAMessageUpdate,
   phoneNumber: string,
-): ProviderMessageChangedEvent | undefined {
+  name: JidNamer,
+): Promise<ProviderMessageChangedEvent | undefined> {
   const id = update.key.id;
   const chatJid = update.key.remoteJid;
   if (!id || !chatJid) return undefined;
@@ -261,7 +258,7 @@ function changeOfUpdate(
     channel: 'whatsapp' as const,
     occurredAt: occurredAt(update.update.messageTimestamp),
     externalId: id,
-    from: update.key.fromMe ? phoneNumber : senderOf(update.key),
+    from: update.key.fromMe ? phoneNumber : await senderOf(update.key, name),
     to: phoneNumber,
     ...(isGroupJid(chatJid) ? { chatId: chatJid } : {}),
   };
@@ -280,14 +277,17 @@ function changeOfUpdate(
 }
 
 /** Maps a group receipt (`message-receipt.update`) to a status event for that member. */
-export function eventsOfReceipt(update: MessageUserReceiptUpdate): ProviderStatusEvent[] {
+export async function eventsOfReceipt(
+  update: MessageUserReceiptUpdate,
+  name: JidNamer,
+): Promise<ProviderStatusEvent[]> {
   const id = update.key.id;
   const member = update.receipt.userJid;
   if (!id || !member) return [];
   const read = update.receipt.readTimestamp ?? update.receipt.playedTimestamp;
   const status = read ? 'read' : update.receipt.receiptTimestamp ? 'delivered' : undefined;
   if (!status) return [];
-  const recipient = addressOfJid(member);
+  const recipient = await name(member);
   return [
     {
       kind: 'message.status',
@@ -301,35 +301,51 @@ export function eventsOfReceipt(update: MessageUserReceiptUpdate): ProviderStatu
   ];
 }
 
-/** Maps `presence.update` to typing events (composing → start, paused → stop). */
-export function eventsOfPresence(
+/**
+ * Maps `presence.update` to typing events. Baileys reports a contact typing as `composing` (or
+ * `recording` for a voice note) and their pause as `available`, the same value as "online"
+ * (`lib/Socket/chats.js:676-683` of baileys@7.0.0-rc14): so `available` or `unavailable` is a
+ * stop only for someone `typing` holds as typing (chat and participant), which this updates.
+ */
+export async function eventsOfPresence(
   update: BaileysEventMap['presence.update'],
   phoneNumber: string,
-): ProviderTypingEvent[] {
+  name: JidNamer,
+  typing: Set<string>,
+): Promise<ProviderTypingEvent[]> {
   const group = isGroupJid(update.id);
-  return Object.entries(update.presences).flatMap(([participant, presence]) => {
-    const state = presence.lastKnownPresence;
-    if (state !== 'composing' && state !== 'paused') return [];
-    return [
-      {
-        kind: 'typing' as const,
-        channel: 'whatsapp' as const,
-        occurredAt: new Date(),
-        from: addressOfJid(participant),
-        to: phoneNumber,
-        ...(group ? { chatId: update.id } : {}),
-        status: state === 'composing' ? ('start' as const) : ('stop' as const),
-      },
-    ];
-  });
+  const events: ProviderTypingEvent[] = [];
+  for (const [participant, presence] of Object.entries(update.presences)) {
+    const who = `${update.id} ${participant}`;
+    const started =
+      presence.lastKnownPresence === 'composing' || presence.lastKnownPresence === 'recording';
+    if (!started && !typing.has(who)) continue;
+    if (started) typing.add(who);
+    else typing.delete(who);
+    events.push({
+      kind: 'typing' as const,
+      channel: 'whatsapp' as const,
+      occurredAt: new Date(),
+      from: await name(participant),
+      to: phoneNumber,
+      ...(group ? { chatId: update.id } : {}),
+      status: started ? 'start' : 'stop',
+    });
+  }
+  return events;
 }
 
 /** Maps `group-participants.update` to chat events, one per member. */
-export function eventsOfParticipants(
+export async function eventsOfParticipants(
   update: BaileysEventMap['group-participants.update'],
   phoneNumber: string,
-): ProviderChatEvent[] {
-  const actor = addressOfJid(update.authorPn ?? update.author ?? '');
+  name: JidNamer,
+): Promise<ProviderChatEvent[]> {
+  const actor = await name(update.author ?? update.authorPn ?? '', update.authorPn);
+  const addresses: string[] = [];
+  for (const participant of update.participants) {
+    addresses.push(await name(participant.id, participant.phoneNumber));
+  }
   return update.participants.flatMap((participant, index): ProviderChatEvent[] => {
     const member = participant.phoneNumber ?? participant.id;
     const base = {
@@ -341,7 +357,7 @@ export function eventsOfParticipants(
       actor,
       to: phoneNumber,
     };
-    const address = addressOfJid(member);
+    const address = addresses[index] ?? addressOfJid(member);
     switch (update.action) {
       case 'add':
         return [{ ...base, action: 'participant.added', participant: address }];
@@ -359,13 +375,18 @@ export function eventsOfParticipants(
   });
 }
 
-/** Maps `groups.update` subject changes to `title.changed` chat events. */
+/**
+ * Maps `groups.update` subject changes to `title.changed` chat events. A rename someone made
+ * carries its `author` (Baileys' group stub); an update without one is Baileys refetching every
+ * group's metadata after WhatsApp marked them dirty, which renames nothing.
+ */
 export function eventsOfGroupUpdates(
   updates: BaileysEventMap['groups.update'],
   phoneNumber: string,
 ): ProviderChatEvent[] {
   return updates.flatMap((update): ProviderChatEvent[] => {
-    if (!update.id || update.subject === undefined) return [];
+    const author = update.authorPn ?? update.author;
+    if (!update.id || update.subject === undefined || !author) return [];
     return [
       {
         kind: 'chat.event',
@@ -373,7 +394,7 @@ export function eventsOfGroupUpdates(
         occurredAt: occurredAt(update.subjectTime),
         externalId: `${update.id}:subject:${update.subjectTime ?? update.subject}`,
         chatId: update.id,
-        actor: addressOfJid(update.subjectOwnerPn ?? update.subjectOwner ?? update.owner ?? ''),
+        actor: addressOfJid(author),
         to: phoneNumber,
         action: 'title.changed',
         title: update.subject,

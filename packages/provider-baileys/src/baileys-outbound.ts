@@ -26,15 +26,15 @@ function attachmentContent(
   const media = mediaOf(attachment);
   const mimetype = attachment.mimeType;
   const withCaption = caption ? { caption } : {};
-  if (attachment.isAudioMessage || mimetype.startsWith('audio/')) {
+  if (attachment.isAudioMessage) {
     // Voice notes are push-to-talk OGG/Opus (the gateway transcodes them); audio takes no caption.
     return {
-      content: attachment.isAudioMessage
-        ? { audio: media, ptt: true, mimetype: 'audio/ogg; codecs=opus' }
-        : { audio: media, mimetype },
+      content: { audio: media, ptt: true, mimetype: 'audio/ogg; codecs=opus' },
       captioned: false,
     };
   }
+  // Other audio is a generic file (spec rule 7): Baileys would send any `audio` as a WhatsApp
+  // audio message, so it goes as a document and falls through below.
   if (mimetype.startsWith('image/') && mimetype !== 'image/gif') {
     return { content: { image: media, mimetype, ...withCaption }, captioned: true };
   }

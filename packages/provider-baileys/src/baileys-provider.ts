@@ -4,12 +4,13 @@ import type {
   MessagingProvider,
   ProviderAvailability,
   ProviderAvailabilityRequest,
+  ProviderCapabilities,
   ProviderChat,
   ProviderChatRequest,
   ProviderCreateGroupRequest,
   ProviderDestination,
-  ProviderEditRequest,
   ProviderHealth,
+  ProviderHealthWarning,
   ProviderLogger,
   ProviderParticipant,
   ProviderParticipantRequest,
@@ -19,7 +20,6 @@ import type {
   ProviderSendResult,
   ProviderStartContext,
   ProviderTypingRequest,
-  ProviderUnsendRequest,
 } from '@switchboard/provider-kit';
 import {
   healthWarning,
@@ -33,6 +33,8 @@ import { BaileysSessions } from './baileys-sessions';
 import type { BaileysSocket } from './baileys-socket';
 import { isGroupJid, isLidJid, jidOfAddress, jidToPhone, phoneToJid } from './jids';
 import type { MessageMemory } from './message-memory';
+import { proxyLabel, proxyProblem } from './proxy-agent';
+import { providerErrorOf, upstreamCodeOf } from './whatsapp-errors';
 import type { SessionSettings } from './whatsapp-socket-session';
 
 /** The adapter name. */
@@ -48,16 +50,9 @@ export interface BaileysProviderOptions {
   settings: SessionSettings;
 }
 
-/** A failure of a Baileys call, as a provider error (a Boom carries WhatsApp's status). */
+/** A failure of a Baileys call other than a send, as a provider error. */
 function upstreamError(error: unknown, action: string): ProviderError {
-  if (error instanceof ProviderError) return error;
-  const status = (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
-  return new ProviderError('PROVIDER_TIMEOUT', `WhatsApp did not ${action}: ${String(error)}`, {
-    channel: 'whatsapp',
-    retryable: true,
-    ...(status === undefined ? {} : { providerCode: String(status) }),
-    cause: error,
-  });
+  return providerErrorOf(error, action, 'operation');
 }
 
 /**
@@ -99,13 +94,28 @@ function chatJidOf(to: ProviderDestination): string {
  * pairing code, with the auth state in the gateway's encrypted state store. Sends text with
  * mentions and quotes, media with captions and voice notes, reactions, presence and groups;
  * reports messages, receipts, reactions, edits, revokes, presence, group changes and `@lid`
- * resolutions. Edits and unsends are refused (the spec has them on iMessage only).
+ * resolutions. It has no edits, unsends or read state (the spec has them on iMessage only): the
+ * gateway answers `CHANNEL_NOT_SUPPORTED` for them.
  */
 export class BaileysProvider implements MessagingProvider {
   readonly provider = BAILEYS_PROVIDER;
   readonly channels = BAILEYS_CHANNELS;
   readonly instanceName: string;
   readonly whatsappSessions: BaileysSessions;
+  /** Reactions, presence (typing), chat lookups and groups, on whatsapp. */
+  readonly capabilities: ProviderCapabilities = {
+    reactions: { channels: BAILEYS_CHANNELS, react: (request) => this.react(request) },
+    typing: { channels: BAILEYS_CHANNELS, typing: (request) => this.typing(request) },
+    chats: { channels: BAILEYS_CHANNELS, getChat: (request) => this.getChat(request) },
+    groups: {
+      channels: BAILEYS_CHANNELS,
+      createGroup: (request) => this.createGroup(request),
+      renameGroup: (request) => this.renameGroup(request),
+      addParticipant: (request) => this.addParticipant(request),
+      removeParticipant: (request) => this.removeParticipant(request),
+      leaveGroup: (request) => this.leaveGroup(request),
+    },
+  };
   readonly #settings: SessionSettings;
   #delivery: OrderedEventDelivery | undefined;
 
@@ -149,6 +159,15 @@ export class BaileysProvider implements MessagingProvider {
     if (done) return done;
     const socket = session.connectedSocket();
     const jid = chatJidOf(request.to);
+    if (isGroupJid(jid) && !session.groups.get(jid)) {
+      // Fetched once and cached for Baileys (`cachedGroupMetadata`), which otherwise queries the
+      // group's metadata before every send to it.
+      session.groups.put(
+        await socket.groupMetadata(jid).catch((error: unknown) => {
+          throw upstreamError(error, 'answer the group metadata');
+        }),
+      );
+    }
     const reply = request.replyTo;
     const quoted = reply
       ? await this.#quoted(reply.externalId, reply.conversation, reply.fromMe, session.memory)
@@ -167,7 +186,7 @@ export class BaileysProvider implements MessagingProvider {
           ...(index === 0 && quoted ? { quoted } : {}),
         });
       } catch (error) {
-        if (sent.length === 0) throw upstreamError(error, 'take the message');
+        if (sent.length === 0) throw providerErrorOf(error, 'take the message', 'send');
         // Parts already sent cannot be taken back: the rest is reported failed by its status.
         this.#logger().warn(
           { err: error, messageId: request.messageId },
@@ -205,25 +224,21 @@ export class BaileysProvider implements MessagingProvider {
     return result;
   }
 
-  async edit(request: ProviderEditRequest): Promise<void> {
-    throw ProviderError.channelNotSupported(request.channel, 'Editing a message');
-  }
-
-  async unsend(request: ProviderUnsendRequest): Promise<void> {
-    throw ProviderError.channelNotSupported(request.channel, 'Unsending a message');
-  }
-
   async react(request: ProviderReactRequest): Promise<void> {
     const session = this.whatsappSessions.sessionOf(request.from);
     const socket = session.connectedSocket();
     const jid = chatJidOf(request.message.conversation);
+    // A reaction names the original message's key as WhatsApp sent it: in a group, its
+    // `participant` (an `@lid` in a LID-addressed group, whatever number the gateway shows).
+    const kept = (await session.memory.recall(request.message.externalId))?.key;
+    const participant =
+      kept?.participant ??
+      (request.message.author ? jidOfAddress(request.message.author) : undefined);
     const key: WAMessageKey = {
-      remoteJid: jid,
+      remoteJid: kept?.remoteJid ?? jid,
       id: request.message.externalId,
       fromMe: request.message.fromMe,
-      ...(isGroupJid(jid) && request.message.author && !request.message.fromMe
-        ? { participant: jidOfAddress(request.message.author) }
-        : {}),
+      ...(isGroupJid(jid) && participant && !request.message.fromMe ? { participant } : {}),
     };
     const text = request.remove ? '' : reactionEmoji(request.reaction);
     await socket.sendMessage(jid, { react: { text, key } }).catch((error: unknown) => {
@@ -233,22 +248,17 @@ export class BaileysProvider implements MessagingProvider {
 
   async typing(request: ProviderTypingRequest): Promise<void> {
     const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    const jid = chatJidOf(request.to);
+    // WhatsApp Web subscribes to a chat's presence before sending it a chat state; a chat state
+    // to a chat never subscribed to is not shown (decision 0443).
     await socket
-      .sendPresenceUpdate(
-        request.status === 'start' ? 'composing' : 'paused',
-        chatJidOf(request.to),
+      .presenceSubscribe(jid)
+      .then(() =>
+        socket.sendPresenceUpdate(request.status === 'start' ? 'composing' : 'paused', jid),
       )
       .catch((error: unknown) => {
         throw upstreamError(error, 'take the presence');
       });
-  }
-
-  async markRead(request: ProviderChatRequest): Promise<void> {
-    throw ProviderError.channelNotSupported(request.channel, 'Marking a chat read');
-  }
-
-  async markUnread(request: ProviderChatRequest): Promise<void> {
-    throw ProviderError.channelNotSupported(request.channel, 'Marking a chat unread');
   }
 
   async createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat> {
@@ -257,12 +267,14 @@ export class BaileysProvider implements MessagingProvider {
     if (request.participants.length === 0) {
       throw new ProviderError('VALIDATION_ERROR', 'A group needs at least one participant');
     }
-    const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    const session = this.whatsappSessions.sessionOf(request.from);
+    const socket = session.connectedSocket();
     const metadata = await socket
       .groupCreate(name, request.participants.map(jidOfAddress))
       .catch((error: unknown) => {
         throw upstreamError(error, 'create the group');
       });
+    session.groups.put(metadata);
     return chatOf(metadata, phoneToJid(request.from));
   }
 
@@ -281,11 +293,15 @@ export class BaileysProvider implements MessagingProvider {
         ],
       };
     }
-    const socket = this.whatsappSessions.sessionOf(request.from).connectedSocket();
+    const session = this.whatsappSessions.sessionOf(request.from);
+    const socket = session.connectedSocket();
     try {
-      return chatOf(await socket.groupMetadata(request.chatId), phoneToJid(request.from));
+      const metadata = await socket.groupMetadata(request.chatId);
+      session.groups.put(metadata);
+      return chatOf(metadata, phoneToJid(request.from));
     } catch (error) {
-      const status = (error as { output?: { statusCode?: number } }).output?.statusCode;
+      // WhatsApp's code rides in the Boom's `data` (Baileys leaves its statusCode at 500).
+      const status = upstreamCodeOf(error);
       if (status === 404 || status === 403) return null;
       throw upstreamError(error, 'answer the group metadata');
     }
@@ -325,17 +341,24 @@ export class BaileysProvider implements MessagingProvider {
 
   async health(): Promise<ProviderHealth> {
     const down = this.whatsappSessions.disconnectedNumbers();
+    const warnings: ProviderHealthWarning[] = [];
+    const proxy = this.#settings.proxy?.settings;
+    const problem = proxy ? await proxyProblem(proxy) : undefined;
+    if (proxy && problem) {
+      warnings.push({
+        ...healthWarning('upstream_unreachable'),
+        message: `The proxy ${proxyLabel(proxy)} does not answer (${problem}): the WhatsApp sockets go out through it`,
+      });
+    }
+    if (down.length > 0) {
+      warnings.push({
+        ...healthWarning('whatsapp_session_disconnected'),
+        message: `WhatsApp sessions not connected: ${down.join(', ')}`,
+      });
+    }
     return {
-      status: down.length === 0 ? 'healthy' : 'degraded',
-      warnings:
-        down.length === 0
-          ? []
-          : [
-              {
-                ...healthWarning('whatsapp_session_disconnected'),
-                message: `WhatsApp sessions not connected: ${down.join(', ')}`,
-              },
-            ],
+      status: warnings.length === 0 ? 'healthy' : 'degraded',
+      warnings,
       checkedAt: this.#settings.clock.now(),
     };
   }
@@ -358,14 +381,13 @@ export class BaileysProvider implements MessagingProvider {
       .catch((error: unknown) => {
         throw upstreamError(error, `${action} the participant`);
       });
+    this.whatsappSessions.sessionOf(request.from).groups.drop(request.chatId);
     const status = results[0]?.status;
-    if (status !== '200') {
+    // 409: already a member (add) — the wanted state holds.
+    if (status !== '200' && !(status === '409' && action === 'add')) {
+      // 403: the person's privacy settings refuse being added; 408: they left recently.
       throw new ProviderError(
-        status === '404'
-          ? 'NOT_FOUND'
-          : status === '403'
-            ? 'INVALID_RECIPIENT'
-            : 'VALIDATION_ERROR',
+        status === '404' ? 'NOT_FOUND' : 'INVALID_STATUS',
         `WhatsApp refused to ${action} ${request.participant} (status ${status ?? 'none'})`,
         { channel: 'whatsapp', ...(status ? { providerCode: status } : {}) },
       );

@@ -5,8 +5,9 @@ import type {
   WhatsAppSessionSnapshot,
 } from '@switchboard/provider-kit';
 import { ProviderError } from '@switchboard/provider-kit';
-import { jidToPhone, normalizedJid } from './jids';
+import { isLidJid, jidToPhone, normalizedJid } from './jids';
 import { storedAccountJid, wipeAuthState } from './stored-auth-state';
+import { providerErrorOf } from './whatsapp-errors';
 import {
   type SessionContext,
   type SessionSettings,
@@ -102,17 +103,16 @@ export class BaileysSessions implements WhatsAppSessionPort {
 
   async isOnWhatsApp(phoneNumber: string, address: string): Promise<WhatsAppLookup> {
     const socket = this.sessionOf(phoneNumber).connectedSocket();
+    if (isLidJid(address)) {
+      // A linked-device id is a WhatsApp account by construction, and never a phone number:
+      // Baileys' onWhatsApp skips it. Its number comes from the stored mapping, when shared.
+      const lid = normalizedJid(address);
+      const pn = await socket.signalRepository.lidMapping.getPNForLID(lid).catch(() => null);
+      return { address, exists: true, jid: pn ? normalizedJid(pn) : lid };
+    }
     const digits = address.replace(/\D/g, '');
     const answers = await socket.onWhatsApp(digits).catch((error: unknown) => {
-      throw new ProviderError(
-        'PROVIDER_TIMEOUT',
-        `WhatsApp did not answer the lookup: ${String(error)}`,
-        {
-          channel: 'whatsapp',
-          retryable: true,
-          cause: error,
-        },
-      );
+      throw providerErrorOf(error, 'answer the lookup', 'operation');
     });
     const found =
       answers?.find((answer) => answer.exists && jidToPhone(answer.jid) === `+${digits}`) ??

@@ -10,6 +10,7 @@ export type BaileysLogger = NonNullable<UserFacingSocketConfig['logger']>;
  */
 export type BaileysSocket = Pick<
   WASocket,
+  | 'presenceSubscribe'
   | 'ev'
   | 'user'
   | 'end'
@@ -25,7 +26,12 @@ export type BaileysSocket = Pick<
   | 'groupParticipantsUpdate'
   | 'groupLeave'
   | 'updateMediaMessage'
->;
+> & {
+  /** Baileys' store of `@lid` ↔ phone mappings: only the lookup the adapter makes. */
+  readonly signalRepository: {
+    readonly lidMapping: Pick<WASocket['signalRepository']['lidMapping'], 'getPNForLID'>;
+  };
+};
 
 /** Opens a socket: Baileys' `makeWASocket`, or a fake in tests. */
 export type BaileysSocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;

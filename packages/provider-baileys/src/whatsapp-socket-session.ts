@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import type {
   OrderedEventDelivery,
   ProviderInboundEvent,
@@ -24,12 +25,17 @@ import {
   eventsOfPresence,
   eventsOfReceipt,
   eventsOfUpdate,
+  type JidNamer,
+  jidNamer,
 } from './baileys-inbound';
 import { baileysLogger } from './baileys-logger';
 import type { BaileysMediaDownloader, BaileysSocket, BaileysSocketFactory } from './baileys-socket';
 import { closeStatusCode, decideOnClose } from './disconnect-reasons';
+import { GroupMetadataCache } from './group-metadata-cache';
 import { normalizedJid } from './jids';
 import { MessageMemory } from './message-memory';
+import type { BaileysProxySettings } from './proxy-agent';
+import { type SubscribeToSocket, socketSubscriptions } from './socket-subscriptions';
 import { loadStoredAuthState, type StoredAuthState, wipeAuthState } from './stored-auth-state';
 
 /**
@@ -50,6 +56,10 @@ export interface SessionSettings {
   browser: WABrowserDescription;
   /** Appear online when connected. */
   markOnlineOnConnect: boolean;
+  /** The proxy the sockets go out through, and its agent; none: straight out. */
+  proxy?: { settings: BaileysProxySettings; agent: Agent } | undefined;
+  /** Where the sockets connect (tests point it at a local endpoint); Baileys' default when unset. */
+  waWebSocketUrl?: string | undefined;
   /** QR codes shown for one pairing before giving up (`qr_timeout`). */
   maxQrCodes: number;
   /** Waits before the first, second… reconnect after a lost connection (the last repeats). */
@@ -90,6 +100,8 @@ export class WhatsAppSocketSession {
   readonly phoneNumber: string;
   /** Messages kept for quotes and retry requests. */
   readonly memory: MessageMemory;
+  /** The groups' metadata, for Baileys' `cachedGroupMetadata`. */
+  readonly groups: GroupMetadataCache;
   #status: LiveStatus = 'disconnected';
   #qrCode: string | undefined;
   #pairingCode: string | undefined;
@@ -107,6 +119,8 @@ export class WhatsAppSocketSession {
   /** Writes of credentials, in order (never rejects); `connected` and a new socket wait for them. */
   #credsWritten: Promise<void> = Promise.resolve();
   #stopped = false;
+  /** Names users through the current socket's LID mapping store. */
+  #name: JidNamer = jidNamer(async () => null);
   /** True while this process holds the number's lease (and renews it). */
   #holding = false;
   /** True while another process holds the lease and this session waits, silent, to take over. */
@@ -128,6 +142,7 @@ export class WhatsAppSocketSession {
   ) {
     this.phoneNumber = phoneNumber;
     this.memory = new MessageMemory(context.state, phoneNumber, () => settings.clock.now());
+    this.groups = new GroupMetadataCache(() => settings.clock.now());
   }
 
   /** Notes that `messageId` is about to be sent for the gateway's attempt `attemptId`. */
@@ -372,34 +387,18 @@ export class WhatsAppSocketSession {
     // Stopped, or opened again, while the credentials were read: that socket is not wanted.
     if (generation !== this.#generation || this.#stopped) return;
     this.#auth = auth;
-    const logger = baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber });
-    const socket = this.settings.socketFactory({
-      auth: { creds: auth.state.creds, keys: makeCacheableSignalKeyStore(auth.state.keys, logger) },
-      logger,
-      version: this.settings.version,
-      browser: this.settings.browser,
-      markOnlineOnConnect: this.settings.markOnlineOnConnect,
-      syncFullHistory: false,
-      emitOwnEvents: false,
-      getMessage: async (key) =>
-        (key.id ? (await this.memory.recall(key.id))?.message : undefined) ?? undefined,
-    });
+    const socket = this.#createSocket(auth);
     this.#socket = socket;
-    const current = () => generation === this.#generation && !this.#stopped;
-    const on = <E extends keyof BaileysEventMap>(
-      event: E,
-      handler: (data: BaileysEventMap[E]) => Promise<void>,
-    ) => {
-      socket.ev.on(event, (data) => {
-        if (!current()) return;
-        handler(data).catch((error: unknown) => {
-          this.context.logger.error(
-            { err: error, event, phoneNumber: this.phoneNumber },
-            'whatsapp event handling failed',
-          );
-        });
-      });
-    };
+    const { on, inOrder } = socketSubscriptions(
+      socket,
+      () => generation === this.#generation && !this.#stopped,
+      (error, event) => {
+        this.context.logger.error(
+          { err: error, event, phoneNumber: this.phoneNumber },
+          'whatsapp event handling failed',
+        );
+      },
+    );
     on('creds.update', async () => {
       const written = this.#credsWritten.then(() => auth.saveCreds());
       // A failed write is logged (by `on`); the chain stays usable for the next ones.
@@ -407,31 +406,73 @@ export class WhatsAppSocketSession {
       await written;
     });
     on('connection.update', (update) => this.#onConnection(update, socket, generation));
-    on('messages.upsert', async ({ messages, type }) => {
-      for (const message of messages) await this.#onMessage(message, type !== 'notify', socket);
+    this.#listenToUpstream(socket, inOrder);
+  }
+
+  /** A socket on the stored credentials, with the session's settings and caches. */
+  #createSocket(auth: StoredAuthState): BaileysSocket {
+    const logger = baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber });
+    return this.settings.socketFactory({
+      auth: { creds: auth.state.creds, keys: makeCacheableSignalKeyStore(auth.state.keys, logger) },
+      logger,
+      version: this.settings.version,
+      browser: this.settings.browser,
+      markOnlineOnConnect: this.settings.markOnlineOnConnect,
+      // Baileys hands `agent` to its WebSocket (lib/Socket/Client/websocket.js:25-31) and
+      // `fetchAgent` to media uploads (lib/Utils/messages-media.js:643-673, node https on Node).
+      ...(this.settings.proxy
+        ? { agent: this.settings.proxy.agent, fetchAgent: this.settings.proxy.agent }
+        : {}),
+      ...(this.settings.waWebSocketUrl ? { waWebSocketUrl: this.settings.waWebSocketUrl } : {}),
+      syncFullHistory: false,
+      emitOwnEvents: false,
+      cachedGroupMetadata: async (jid) => this.groups.get(jid),
+      getMessage: async (key) =>
+        (key.id ? (await this.memory.recall(key.id))?.message : undefined) ?? undefined,
     });
-    on('messages.update', async (updates) => {
+  }
+
+  /**
+   * Listens, in order, to what WhatsApp reports about messages and chats: messages, their
+   * updates and receipts, presence, groups and their members, and `@lid` mappings.
+   */
+  #listenToUpstream(socket: BaileysSocket, inOrder: SubscribeToSocket): void {
+    // `notify` is a message received live, `append` one WhatsApp held while this socket was away
+    // (Baileys: `node.attrs.offline ? 'append' : 'notify'`): both are news. History arrives as
+    // `messaging-history.set`, which is not imported (docs/providers/whatsapp.md).
+    inOrder('messages.upsert', async ({ messages }) => {
+      for (const message of messages) await this.#onMessage(message, socket);
+    });
+    const name = jidNamer((lid) => socket.signalRepository.lidMapping.getPNForLID(lid));
+    /** Who is typing in which chat, as this socket heard: a pause reads like "online". */
+    const typing = new Set<string>();
+    this.#name = name;
+    inOrder('messages.update', async (updates) => {
       for (const update of updates) {
-        await this.#deliverAll(this.#withAttempts(eventsOfUpdate(update, this.phoneNumber)));
+        await this.#deliverAll(
+          this.#withAttempts(await eventsOfUpdate(update, this.phoneNumber, name)),
+        );
       }
     });
-    on('message-receipt.update', async (updates) => {
+    inOrder('message-receipt.update', async (updates) => {
       for (const update of updates) {
-        await this.#deliverAll(this.#withAttempts(eventsOfReceipt(update)));
+        await this.#deliverAll(this.#withAttempts(await eventsOfReceipt(update, name)));
       }
     });
-    on('presence.update', async (update) => {
-      for (const event of eventsOfPresence(update, this.phoneNumber)) {
+    inOrder('presence.update', async (update) => {
+      for (const event of await eventsOfPresence(update, this.phoneNumber, name, typing)) {
         this.context.delivery.fire(event);
       }
     });
-    on('group-participants.update', async (update) =>
-      this.#deliverAll(eventsOfParticipants(update, this.phoneNumber)),
-    );
-    on('groups.update', async (updates) =>
-      this.#deliverAll(eventsOfGroupUpdates(updates, this.phoneNumber)),
-    );
-    on('lid-mapping.update', async ({ lid, pn }) => {
+    inOrder('group-participants.update', async (update) => {
+      this.groups.drop(update.id);
+      await this.#deliverAll(await eventsOfParticipants(update, this.phoneNumber, name));
+    });
+    inOrder('groups.update', async (updates) => {
+      this.groups.update(updates);
+      await this.#deliverAll(eventsOfGroupUpdates(updates, this.phoneNumber));
+    });
+    inOrder('lid-mapping.update', async ({ lid, pn }) => {
       await this.context.delivery.deliver({
         kind: 'whatsapp.lid_resolved',
         channel: 'whatsapp',
@@ -444,20 +485,17 @@ export class WhatsAppSocketSession {
     });
   }
 
-  async #onMessage(message: WAMessage, history: boolean, socket: BaileysSocket): Promise<void> {
+  async #onMessage(message: WAMessage, socket: BaileysSocket): Promise<void> {
     await this.memory.remember(message);
-    const events = await eventsOfMessage(
-      message,
-      {
-        phoneNumber: this.phoneNumber,
-        download: (media) =>
-          this.settings.download(media, {
-            socket,
-            logger: baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber }),
-          }),
-      },
-      history,
-    );
+    const events = await eventsOfMessage(message, {
+      phoneNumber: this.phoneNumber,
+      download: (media) =>
+        this.settings.download(media, {
+          socket,
+          logger: baileysLogger(this.context.logger, { phoneNumber: this.phoneNumber }),
+        }),
+      name: this.#name,
+    });
     await this.#deliverAll(events);
   }
 

@@ -10,13 +10,20 @@ import type { TimerClock } from '@switchboard/provider-kit';
 import {
   type AnyMessageContent,
   type BaileysEventMap,
+  DEFAULT_CONNECTION_CONFIG,
   DisconnectReason,
   type GroupMetadata,
   type GroupParticipant,
+  generateWAMessage,
+  generateWAMessageFromContent,
+  isLidUser,
+  jidDecode,
+  jidNormalizedUser,
   makeEventBuffer,
   proto,
   type UserFacingSocketConfig,
   type WAMessage,
+  WAMessageAddressingMode,
   type WAMessageKey,
   WAMessageStubType,
 } from 'baileys';
@@ -38,6 +45,11 @@ export interface FakeWhatsAppUser {
   lid: string;
   /** What happens to messages sent to them (default `read`). */
   behaviour?: FakeRecipientBehaviour;
+  /**
+   * The error WhatsApp's server puts on its negative ack of a message to them under `fail`
+   * (default `'463'`: WhatsApp's "account restricted / missing privacy token").
+   */
+  failCode?: string;
 }
 
 /** A message a contact sends to an owned number. */
@@ -56,6 +68,11 @@ export interface FakeInboundMessage {
   quotedId?: string;
   /** Members mentioned, E.164. */
   mentions?: readonly string[];
+  /**
+   * The message content as WhatsApp delivers it, for kinds the other fields do not build
+   * (location, contact, poll, video note…): replaces `text`, `media`, `quotedId` and `mentions`.
+   */
+  content?: proto.IMessage;
   /** A media attachment. */
   media?: {
     kind: 'image' | 'document' | 'audio';
@@ -79,26 +96,36 @@ function newMessageId(): string {
   return `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
 }
 
+/**
+ * The error Baileys throws for a WhatsApp query answered with an error node: the node's text as
+ * the message and its code in `data`, never as the Boom's `statusCode` (which stays 500).
+ */
+function iqError(code: number, text: string): Boom {
+  return new Boom(text, { data: code });
+}
+
+/** The socket calls a test can have WhatsApp refuse. */
+export type FakeRefusableCall = 'sendMessage' | 'groupCreate' | 'groupUpdateSubject' | 'groupLeave';
+
 function seconds(clock: TimerClock): number {
   return Math.floor(clock.now() / 1000);
 }
 
-/** The proto message Baileys would build for a piece of content (the parts the gateway reads). */
-function protoOf(content: AnyMessageContent): proto.IMessage {
+/** True for content Baileys turns into a media message (uploaded to WhatsApp's CDN first). */
+function isMediaContent(content: AnyMessageContent): boolean {
+  return ['image', 'video', 'audio', 'document', 'sticker'].some((kind) => kind in content);
+}
+
+/**
+ * The proto message of media content, built here because Baileys' own `prepareWAMessageMedia`
+ * uploads (and fetches `{ url }` media): the fields the gateway reads, as Baileys sets them.
+ */
+function mediaProtoOf(content: AnyMessageContent): proto.IMessage {
   const c = content as Record<string, unknown>;
   const contextInfo =
     Array.isArray(c.mentions) && c.mentions.length > 0
       ? { mentionedJid: c.mentions as string[] }
       : null;
-  if (typeof c.text === 'string') {
-    return contextInfo
-      ? { extendedTextMessage: { text: c.text, contextInfo } }
-      : { conversation: c.text };
-  }
-  if (c.react) {
-    const react = c.react as { text: string; key: WAMessageKey };
-    return { reactionMessage: { text: react.text, key: react.key, senderTimestampMs: Date.now() } };
-  }
   const caption = typeof c.caption === 'string' ? c.caption : null;
   const mimetype = typeof c.mimetype === 'string' ? c.mimetype : null;
   if (c.image)
@@ -129,8 +156,21 @@ function protoOf(content: AnyMessageContent): proto.IMessage {
 export class FakeWhatsAppNetwork {
   /** Every socket opened, oldest first. */
   readonly sockets: FakeBaileysSocket[] = [];
-  /** Presence updates sent, as `[jid, presence]`. */
+  /**
+   * Chat states a contact sees, as `[jid, presence]`: sent after a `presenceSubscribe` to that
+   * chat. Those sent without one land in {@link unseenPresences}.
+   */
   readonly presences: [string, string][] = [];
+  /** Chat states sent to a chat never subscribed to (WhatsApp does not show them). */
+  readonly unseenPresences: [string, string][] = [];
+  /** Chats subscribed to with `presenceSubscribe`, in order. */
+  readonly presenceSubscriptions: string[] = [];
+  /** The group metadata queries sockets made (a send to a group without a cache makes one). */
+  readonly groupQueries: string[] = [];
+  /** Refusals queued by {@link refuseNext}, per call. */
+  readonly #refusals = new Map<FakeRefusableCall, Error[]>();
+  /** `@lid` → phone JID mappings WhatsApp has shared with the linked devices. */
+  readonly #lidToPn = new Map<string, string>();
   readonly #users = new Map<string, FakeWhatsAppUser>();
   /** Linked devices: the noise public key of their credentials → the account's phone digits. */
   readonly #linked = new Map<string, string>();
@@ -172,6 +212,31 @@ export class FakeWhatsAppNetwork {
     if (!data) throw new Boom('media not found on the fake CDN', { statusCode: 404 });
     return data;
   };
+
+  /**
+   * WhatsApp refuses the next `call` with a query error (`code`, `text`), as Baileys throws it;
+   * `timeout` has it time out instead (Boom 408) and `closed` find the connection closed (428).
+   */
+  refuseNext(
+    call: FakeRefusableCall,
+    code: number | 'timeout' | 'closed',
+    text = 'forbidden',
+  ): void {
+    const error =
+      code === 'timeout'
+        ? new Boom('Timed Out', { statusCode: DisconnectReason.timedOut })
+        : code === 'closed'
+          ? new Boom('Connection Closed', { statusCode: DisconnectReason.connectionClosed })
+          : iqError(code, text);
+    this.#refusals.set(call, [...(this.#refusals.get(call) ?? []), error]);
+  }
+
+  /** Throws the refusal queued for `call`, if any. */
+  refusal(call: FakeRefusableCall): void {
+    const queued = this.#refusals.get(call);
+    const next = queued?.shift();
+    if (next) throw next;
+  }
 
   /** Adds a WhatsApp user. */
   addUser(user: FakeWhatsAppUser): this {
@@ -232,17 +297,45 @@ export class FakeWhatsAppNetwork {
 
   /** A contact sends a message to `to` (an owned number): `messages.upsert` of type notify. */
   async receive(to: string, input: FakeInboundMessage): Promise<WAMessage> {
+    return this.#deliver(to, input, 'notify');
+  }
+
+  /**
+   * A contact sent a message while the socket of `to` was away: WhatsApp holds it and hands it
+   * over with the `offline` attribute once the socket is back, which Baileys upserts as `append`.
+   */
+  async receiveWhileOffline(to: string, input: FakeInboundMessage): Promise<WAMessage> {
+    return this.#deliver(to, input, 'append');
+  }
+
+  async #deliver(
+    to: string,
+    input: FakeInboundMessage,
+    type: 'notify' | 'append',
+  ): Promise<WAMessage> {
     const socket = this.socketOf(to);
     const message = this.#inbound(input);
     if (input.media && message.key.id) this.#media.set(message.key.id, input.media.data);
-    socket.emit('messages.upsert', { messages: [message], type: 'notify' });
+    // Baileys stores the mapping a message's alternate JID gives, without an event.
+    const user = this.user(input.from);
+    if (input.lid === 'with-alt' && user) {
+      this.#lidToPn.set(user.lid, `${digits(input.from)}@${USER_SERVER}`);
+    }
+    socket.emit('messages.upsert', { messages: [message], type });
     return message;
   }
 
-  /** Old messages arrive after linking: `messages.upsert` of type append. */
+  /** The phone's history sync after linking: `messaging-history.set`, never `messages.upsert`. */
   async history(to: string, inputs: readonly FakeInboundMessage[]): Promise<void> {
     const messages = inputs.map((input) => this.#inbound(input));
-    this.socketOf(to).emit('messages.upsert', { messages, type: 'append' });
+    this.socketOf(to).emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages,
+      isLatest: true,
+      progress: 100,
+      syncType: proto.HistorySync.HistorySyncType.RECENT,
+    });
   }
 
   /** A contact reacts to a message (`''` takes the reaction back). */
@@ -281,22 +374,49 @@ export class FakeWhatsAppNetwork {
     ]);
   }
 
-  /** WhatsApp tells which phone number a `@lid` belongs to (`lid-mapping.update`). */
+  /**
+   * WhatsApp tells which phone number a `@lid` belongs to (`lid-mapping.update`); Baileys stores
+   * the mapping, which `signalRepository.lidMapping` answers from then on.
+   */
   async resolveLid(to: string, phoneNumber: string): Promise<void> {
     const user = this.user(phoneNumber);
     if (!user) throw new Error(`${phoneNumber} is not a fake user`);
-    this.socketOf(to).emit('lid-mapping.update', {
-      lid: user.lid,
-      pn: `${digits(phoneNumber)}@${USER_SERVER}`,
-    });
+    const pn = `${digits(phoneNumber)}@${USER_SERVER}`;
+    this.#lidToPn.set(user.lid, pn);
+    this.socketOf(to).emit('lid-mapping.update', { lid: user.lid, pn });
   }
 
-  /** A contact starts or stops typing. */
-  async presence(to: string, from: string, state: 'composing' | 'paused'): Promise<void> {
+  /** Stores a mapping without an event (as Baileys does from a history sync or a send). */
+  learnLid(phoneNumber: string): void {
+    const user = this.user(phoneNumber);
+    if (!user) throw new Error(`${phoneNumber} is not a fake user`);
+    this.#lidToPn.set(user.lid, `${digits(phoneNumber)}@${USER_SERVER}`);
+  }
+
+  /** The phone JID stored for a `@lid`, when WhatsApp shared it. */
+  pnOfLid(lid: string): string | undefined {
+    return this.#lidToPn.get(jidNormalizedUser(lid));
+  }
+
+  /**
+   * A contact types (`composing`, `recording` a voice note), pauses, or comes online or goes
+   * offline. As Baileys reports it: a pause is `available`, the same as coming online.
+   */
+  async presence(
+    to: string,
+    from: string,
+    state: 'composing' | 'recording' | 'paused' | 'online' | 'offline',
+  ): Promise<void> {
     const jid = `${digits(from)}@${USER_SERVER}`;
+    const lastKnownPresence =
+      state === 'paused' || state === 'online'
+        ? 'available'
+        : state === 'offline'
+          ? 'unavailable'
+          : state;
     this.socketOf(to).emit('presence.update', {
       id: jid,
-      presences: { [jid]: { lastKnownPresence: state } },
+      presences: { [jid]: { lastKnownPresence } },
     });
   }
 
@@ -312,9 +432,12 @@ export class FakeWhatsAppNetwork {
     members: readonly string[],
     byLid = false,
   ): Promise<void> {
+    const authorLid = this.user(author)?.lid;
     this.socketOf(to).emit('group-participants.update', {
       id: groupId,
-      author: `${digits(author)}@${USER_SERVER}`,
+      ...(byLid && authorLid
+        ? { author: authorLid, authorPn: `${digits(author)}@${USER_SERVER}` }
+        : { author: `${digits(author)}@${USER_SERVER}` }),
       participants: members.map((member) => {
         const lid = this.user(member)?.lid;
         if (byLid && lid) return { id: lid };
@@ -325,16 +448,34 @@ export class FakeWhatsAppNetwork {
     });
   }
 
-  /** Someone renames a group. */
+  /**
+   * Someone renames a group: the subject stub becomes `groups.update` with the subject and its
+   * `author` (the `@lid` in a LID-addressed group, the phone JID beside it as `authorPn`).
+   */
   async groupSubject(to: string, groupId: string, author: string, subject: string): Promise<void> {
+    const known = this.#groups.get(groupId);
+    if (known) known.subject = subject;
+    const lid = this.user(author)?.lid;
     this.socketOf(to).emit('groups.update', [
       {
         id: groupId,
         subject,
-        subjectOwner: `${digits(author)}@${USER_SERVER}`,
-        subjectTime: seconds(this.clock),
+        ...(lid
+          ? { author: lid, authorPn: `${digits(author)}@${USER_SERVER}` }
+          : { author: `${digits(author)}@${USER_SERVER}` }),
       },
     ]);
+  }
+
+  /**
+   * WhatsApp marks the groups dirty and Baileys refetches every group it is in: `groups.update`
+   * with each group's full metadata, no `author` (nobody changed anything).
+   */
+  async refreshGroups(to: string): Promise<void> {
+    this.socketOf(to).emit(
+      'groups.update',
+      [...this.#groups.values()].map((metadata) => structuredClone(metadata)),
+    );
   }
 
   /** The groups the fake knows. */
@@ -397,7 +538,9 @@ export class FakeWhatsAppNetwork {
           }
         : undefined;
     let message: proto.IMessage;
-    if (input.media) {
+    if (input.content) {
+      message = input.content;
+    } else if (input.media) {
       const base = {
         mimetype: input.media.mimeType,
         fileLength: input.media.data.byteLength,
@@ -423,7 +566,7 @@ export class FakeWhatsAppNetwork {
     }
     return {
       key,
-      message,
+      message: proto.Message.create(message),
       messageTimestamp: seconds(this.clock),
       ...(input.pushName ? { pushName: input.pushName } : {}),
     };
@@ -451,6 +594,12 @@ export class FakeWhatsAppNetwork {
 export class FakeBaileysSocket implements BaileysSocket {
   readonly ev: BaileysSocket['ev'];
   user: BaileysSocket['user'];
+  /**
+   * Baileys' LID mapping store: `getPNForLID` answers from what WhatsApp shared (a message's
+   * alternate JID, `lid-mapping.update`, a history sync), never by asking the network, in
+   * Baileys' `<user>:<device>@s.whatsapp.net` form.
+   */
+  readonly signalRepository: BaileysSocket['signalRepository'];
   ended = false;
   showingQr = false;
   /** The account (phone digits) this socket is linked or pairing as. */
@@ -463,6 +612,8 @@ export class FakeBaileysSocket implements BaileysSocket {
     content: AnyMessageContent;
     message: WAMessage;
     quoted?: WAMessage;
+    /** For a group send: where the relay took the members from. */
+    metadataFrom?: 'cache' | 'query';
   }[] = [];
   readonly #config: UserFacingSocketConfig;
   readonly #network: FakeWhatsAppNetwork;
@@ -478,6 +629,16 @@ export class FakeBaileysSocket implements BaileysSocket {
     this.ev.on('creds.update', (update) => Object.assign(config.auth.creds, update));
     const me = config.auth.creds.me;
     this.owner = me ? me.id.split(/[:@]/)[0] : undefined;
+    this.signalRepository = {
+      lidMapping: {
+        getPNForLID: async (lid) => {
+          const decoded = jidDecode(lid);
+          const pn = network.pnOfLid(lid);
+          if (!decoded || !pn) return null;
+          return `${pn.split('@')[0]}:${decoded.device ?? 0}@${USER_SERVER}`;
+        },
+      },
+    };
     setImmediate(() => this.#connect());
   }
 
@@ -601,7 +762,7 @@ export class FakeBaileysSocket implements BaileysSocket {
     this.showingQr = false;
     this.#config.auth.creds.pairingCode = code;
     this.#config.auth.creds.me = { id: `${phoneNumber}@${USER_SERVER}`, name: '~' };
-    this.emit('creds.update', { pairingCode: code, me: this.#config.auth.creds.me });
+    this.emit('creds.update', this.#config.auth.creds);
     return code;
   }
 
@@ -611,19 +772,53 @@ export class FakeBaileysSocket implements BaileysSocket {
     options?: { quoted?: WAMessage; messageId?: string },
   ): Promise<WAMessage | undefined> {
     this.#requireOpen();
-    const message: WAMessage = {
-      key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? newMessageId() },
-      message: protoOf(content),
-      messageTimestamp: seconds(this.#network.clock),
-      status: proto.WebMessageInfo.Status.PENDING,
-    };
+    this.#network.refusal('sendMessage');
+    const userJid = this.user?.id ?? '';
+    const messageId = options?.messageId ?? newMessageId();
+    const quoted = options?.quoted;
+    // Baileys' own message building, except media (whose upload the fake skips).
+    const message = isMediaContent(content)
+      ? generateWAMessageFromContent(jid, mediaProtoOf(content), {
+          userJid,
+          messageId,
+          ...(quoted ? { quoted } : {}),
+        })
+      : await generateWAMessage(jid, content, {
+          userJid,
+          messageId,
+          ...(quoted ? { quoted } : {}),
+          upload: async () => {
+            throw new Boom('the fake uploads no media', { statusCode: 500 });
+          },
+        });
+    const group = jid.endsWith('@g.us');
+    let metadataFrom: 'cache' | 'query' | undefined;
+    if (group) {
+      // Baileys' relay asks the socket config's cache first, else queries WhatsApp.
+      const cached = await (
+        this.#config.cachedGroupMetadata ?? DEFAULT_CONNECTION_CONFIG.cachedGroupMetadata
+      )(jid);
+      if (cached && Array.isArray(cached.participants)) {
+        metadataFrom = 'cache';
+      } else {
+        metadataFrom = 'query';
+        this.#network.groupQueries.push(jid);
+        if (!this.#network.group(jid)) throw iqError(404, 'item-not-found');
+      }
+    }
     this.sent.push({
       jid,
       content,
       message,
-      ...(options?.quoted ? { quoted: options.quoted } : {}),
+      ...(quoted ? { quoted } : {}),
+      ...(metadataFrom ? { metadataFrom } : {}),
     });
     if (!('react' in content)) this.#scheduleReceipts(jid, message.key);
+    if (this.#config.emitOwnEvents ?? DEFAULT_CONNECTION_CONFIG.emitOwnEvents) {
+      process.nextTick(() => {
+        if (!this.ended) this.emit('messages.upsert', { messages: [message], type: 'append' });
+      });
+    }
     const answerDelayMs = this.#network.options.answerDelayMs ?? 0;
     if (answerDelayMs > 0) {
       await new Promise<void>((answer) => this.#network.clock.schedule(answerDelayMs, answer));
@@ -639,42 +834,69 @@ export class FakeBaileysSocket implements BaileysSocket {
           .map((member) => member.id)
           .filter((id) => !id.startsWith(`${this.owner}@`) && !id.startsWith(`${this.owner}:`))
       : [jid];
+    const Status = proto.WebMessageInfo.Status;
+    const at = () => seconds(this.#network.clock);
+    const later = (step: number, emit: () => void) =>
+      this.#network.clock.schedule(delay * step, () => {
+        if (!this.ended) emit();
+      });
+    // The owner's phone gets its copy and answers with a `sender` receipt: status SERVER_ACK.
+    // (WhatsApp's server ack of the message itself is not reported by Baileys unless negative.)
+    if (!group) {
+      later(1, () =>
+        this.emit('messages.update', [
+          { key: { ...key }, update: { status: Status.SERVER_ACK, messageTimestamp: at() } },
+        ]),
+      );
+    }
     for (const recipient of recipients) {
-      const behaviour =
-        this.#network.user(`+${recipient.split('@')[0]}`)?.behaviour ??
-        (this.#network.user(`+${recipient.split('@')[0]}`) ? 'read' : 'none');
+      const user = this.#network.user(`+${recipient.split('@')[0]}`);
+      const behaviour = user?.behaviour ?? (user ? 'read' : 'none');
       if (behaviour === 'none') continue;
+      if (behaviour === 'fail') {
+        // A negative ack of the server: status ERROR, WhatsApp's code in the stub parameters.
+        later(1, () =>
+          this.emit('messages.update', [
+            {
+              key: { remoteJid: jid, fromMe: true, id: key.id ?? null },
+              update: {
+                status: Status.ERROR,
+                messageStubParameters: [user?.failCode ?? '463'],
+              },
+            },
+          ]),
+        );
+        continue;
+      }
       const steps =
-        behaviour === 'fail'
-          ? [proto.WebMessageInfo.Status.ERROR]
-          : behaviour === 'delivered'
-            ? [proto.WebMessageInfo.Status.DELIVERY_ACK]
-            : [proto.WebMessageInfo.Status.DELIVERY_ACK, proto.WebMessageInfo.Status.READ];
-      // The server's ack (2) comes first, for direct chats, as Baileys reports it.
-      if (!group && behaviour !== 'fail') steps.unshift(proto.WebMessageInfo.Status.SERVER_ACK);
+        behaviour === 'delivered' ? [Status.DELIVERY_ACK] : [Status.DELIVERY_ACK, Status.READ];
       steps.forEach((status, index) => {
-        const emit = () => {
-          if (this.ended) return;
+        later(index + 2, () => {
           if (group) {
-            const at = seconds(this.#network.clock);
             this.emit('message-receipt.update', [
               {
-                key,
+                key: { ...key, participant: recipient },
                 receipt: {
-                  userJid: recipient,
-                  ...(status === proto.WebMessageInfo.Status.READ
-                    ? { readTimestamp: at }
-                    : { receiptTimestamp: at }),
+                  userJid: jidNormalizedUser(recipient),
+                  ...(status === Status.READ
+                    ? { readTimestamp: at() }
+                    : { receiptTimestamp: at() }),
                 },
               },
             ]);
           } else {
-            this.emit('messages.update', [{ key, update: { status } }]);
+            this.emit('messages.update', [
+              { key: { ...key }, update: { status, messageTimestamp: at() } },
+            ]);
           }
-        };
-        this.#network.clock.schedule(delay * (index + 1), emit);
+        });
       });
     }
+  }
+
+  async presenceSubscribe(toJid: string): Promise<void> {
+    this.#requireOpen();
+    this.#network.presenceSubscriptions.push(toJid);
   }
 
   async sendPresenceUpdate(
@@ -682,7 +904,8 @@ export class FakeBaileysSocket implements BaileysSocket {
     toJid?: string,
   ): Promise<void> {
     this.#requireOpen();
-    this.#network.presences.push([toJid ?? '', type]);
+    const seen = toJid !== undefined && this.#network.presenceSubscriptions.includes(toJid);
+    (seen ? this.#network.presences : this.#network.unseenPresences).push([toJid ?? '', type]);
   }
 
   async readMessages(_keys: WAMessageKey[]): Promise<void> {
@@ -693,23 +916,31 @@ export class FakeBaileysSocket implements BaileysSocket {
     ...phoneNumbers: string[]
   ): Promise<{ jid: string; exists: boolean }[] | undefined> {
     this.#requireOpen();
-    return phoneNumbers.map((number) => {
-      const user = this.#network.user(number);
-      return { jid: `${digits(number)}@${USER_SERVER}`, exists: user !== undefined };
+    // Baileys skips `@lid` JIDs (with a warning), and keeps only the numbers on WhatsApp.
+    const phones = phoneNumbers.filter((number) => !isLidUser(number));
+    if (phones.length === 0) return [];
+    return phones.flatMap((number) => {
+      const phone = number.replace('+', '').split('@')[0]?.split(':')[0] ?? '';
+      return this.#network.user(`+${phone}`)
+        ? [{ jid: `${phone}@${USER_SERVER}`, exists: true }]
+        : [];
     });
   }
 
   async groupCreate(subject: string, participants: string[]): Promise<GroupMetadata> {
     this.#requireOpen();
+    this.#network.refusal('groupCreate');
     const ownJid = `${this.owner}@${USER_SERVER}`;
+    // A PN-addressed group: members by phone JID, their `lid` beside (never `phoneNumber`).
     const members: GroupParticipant[] = [
-      { id: ownJid, phoneNumber: ownJid, admin: 'superadmin' },
-      ...participants.map((id): GroupParticipant => ({ id, phoneNumber: id, admin: null })),
+      this.#member(ownJid, 'superadmin'),
+      ...participants.map((id) => this.#member(id, null)),
     ];
     const metadata: GroupMetadata = {
       id: `120363${randomBytes(6).readUIntBE(0, 6)}@g.us`,
       subject,
       owner: ownJid,
+      addressingMode: WAMessageAddressingMode.PN,
       creation: seconds(this.#network.clock),
       participants: members,
     };
@@ -717,15 +948,22 @@ export class FakeBaileysSocket implements BaileysSocket {
     return structuredClone(metadata);
   }
 
+  #member(jid: string, admin: 'admin' | 'superadmin' | null): GroupParticipant {
+    const lid = this.#network.user(`+${jid.split('@')[0]}`)?.lid;
+    return { id: jid, ...(lid ? { lid } : {}), admin };
+  }
+
   async groupMetadata(jid: string): Promise<GroupMetadata> {
     this.#requireOpen();
+    this.#network.groupQueries.push(jid);
     const metadata = this.#network.group(jid);
-    if (!metadata) throw new Boom('item-not-found', { statusCode: 404 });
+    if (!metadata) throw iqError(404, 'item-not-found');
     return structuredClone(metadata);
   }
 
   async groupUpdateSubject(jid: string, subject: string): Promise<void> {
     const metadata = await this.#ownGroup(jid);
+    this.#network.refusal('groupUpdateSubject');
     metadata.subject = subject;
   }
 
@@ -739,8 +977,7 @@ export class FakeBaileysSocket implements BaileysSocket {
       const known = this.#network.user(`+${participant.split('@')[0]}`);
       if (action === 'add' && !known)
         return { status: '403', jid: participant, content: { tag: 'participant', attrs: {} } };
-      if (action === 'add')
-        metadata.participants.push({ id: participant, phoneNumber: participant, admin: null });
+      if (action === 'add') metadata.participants.push(this.#member(participant, null));
       if (action === 'remove')
         metadata.participants = metadata.participants.filter((member) => member.id !== participant);
       return { status: '200', jid: participant, content: { tag: 'participant', attrs: {} } };
@@ -749,6 +986,7 @@ export class FakeBaileysSocket implements BaileysSocket {
 
   async groupLeave(id: string): Promise<void> {
     const metadata = await this.#ownGroup(id);
+    this.#network.refusal('groupLeave');
     metadata.participants = metadata.participants.filter(
       (member) => !member.id.startsWith(`${this.owner}@`),
     );
@@ -761,7 +999,7 @@ export class FakeBaileysSocket implements BaileysSocket {
   async #ownGroup(jid: string): Promise<GroupMetadata> {
     this.#requireOpen();
     const metadata = this.#network.group(jid);
-    if (!metadata) throw new Boom('item-not-found', { statusCode: 404 });
+    if (!metadata) throw iqError(404, 'item-not-found');
     return metadata;
   }
 

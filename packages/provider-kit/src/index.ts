@@ -2,39 +2,51 @@
  * The provider port: what a Switchboard provider adapter implements (`MessagingProvider`), the
  * requests it gets, the events it emits, the errors it throws, and the registry that builds it.
  */
+
+export { capabilityOn, requireCapability } from './capability-lookup';
 export { OrderedEventDelivery, type OrderedEventDeliveryOptions } from './ordered-event-delivery';
 export type {
   MessagingProvider,
   ProviderAvailability,
   ProviderAvailabilityRequest,
-  ProviderChat,
-  ProviderChatRequest,
-  ProviderCreateGroupRequest,
-  ProviderDestination,
-  ProviderEditRequest,
   ProviderHealth,
   ProviderHealthStatus,
   ProviderHealthWarning,
   ProviderHealthWarningCode,
   ProviderLogger,
   ProviderMention,
-  ProviderMessageRef,
-  ProviderOperation,
   ProviderOutboundAttachment,
-  ProviderParticipant,
-  ProviderParticipantRequest,
-  ProviderReactRequest,
-  ProviderRenameGroupRequest,
   ProviderSendRequest,
   ProviderSendResult,
   ProviderSentPart,
   ProviderStartContext,
   ProviderStatusSnapshot,
-  ProviderTypingRequest,
-  ProviderUnsendRequest,
   ProviderWebhookRequest,
   ProviderWebhookResponse,
 } from './provider';
+export {
+  type ChatLookupCapability,
+  type EditCapability,
+  type GroupCapability,
+  PROVIDER_CAPABILITY_NAMES,
+  type ProviderCapabilities,
+  type ProviderCapability,
+  type ProviderCapabilityName,
+  type ProviderChat,
+  type ProviderChatRequest,
+  type ProviderCreateGroupRequest,
+  type ProviderEditRequest,
+  type ProviderParticipant,
+  type ProviderParticipantRequest,
+  type ProviderReactRequest,
+  type ProviderRenameGroupRequest,
+  type ProviderTypingRequest,
+  type ProviderUnsendRequest,
+  type ReactionCapability,
+  type ReadStateCapability,
+  type TypingCapability,
+  type UnsendCapability,
+} from './provider-capabilities';
 export {
   isProviderError,
   PROVIDER_ERROR_CODES,
@@ -69,6 +81,11 @@ export type {
 export { SinkUnavailableError } from './provider-events';
 export { healthWarning } from './provider-health-warning';
 export { MemoryProviderLeases, type ProviderLeases } from './provider-leases';
+export type {
+  ProviderDestination,
+  ProviderMessageRef,
+  ProviderOperation,
+} from './provider-operation';
 export {
   firstEmoji,
   isSingleEmoji,

@@ -93,6 +93,12 @@ export interface ProviderInboundMessageEvent extends ProviderEventBase {
   /** The sender's display name, when the upstream gives one (WhatsApp `pushName`). */
   senderName?: string;
   /**
+   * What the upstream read the message as, when it handles opt-out keywords itself (Twilio's
+   * `OptOutType` under Advanced Opt-Out, whose keywords the customer chooses): `stop`, `start`
+   * or `help`. The gateway's opt-out ledger follows it over its own keyword list.
+   */
+  optOutType?: 'stop' | 'start' | 'help';
+  /**
    * True for a message the instance's own device sent (typed on the Mac or phone, not through the
    * gateway): then `from` is the instance address and `to` the contact. Stored as an outbound
    * message with `source: "device"`.

@@ -10,6 +10,8 @@ const HEALTH_WARNING_MESSAGES: Readonly<Record<ProviderHealthWarningCode, string
   upstream_unreachable: 'The upstream does not answer',
   credentials_rejected: 'The upstream rejected the configured credentials',
   whatsapp_session_disconnected: 'The WhatsApp session is disconnected',
+  receiving_addresses_several:
+    'Inbound messages arrive for several addresses of the upstream and the instance has no `address`: set it',
 };
 
 /**

@@ -3,24 +3,19 @@ import type {
   HealthStatus,
   HealthWarningCode,
   MessageEffect,
-  WhatsAppParticipant,
 } from '@switchboard/contract';
 import type { z } from 'zod';
+import type { ProviderCapabilities } from './provider-capabilities';
 import type { ProviderFailure } from './provider-error';
 import type { ProviderDeliveryStatus, ProviderEventSink } from './provider-events';
 import type { ProviderLeases } from './provider-leases';
-import type { ProviderReaction } from './provider-reaction';
+import type {
+  ProviderDestination,
+  ProviderMessageRef,
+  ProviderOperation,
+} from './provider-operation';
 import type { ProviderStateStore } from './provider-state-store';
 import type { WhatsAppSessionPort } from './whatsapp-session-port';
-
-/**
- * Where a message goes or lives: an address (E.164, e-mail style, a WhatsApp JID) or the
- * provider's chat id (`iMessage;+;chat…`, `<id>@g.us`). Adapters that need a chat for a plain
- * address (BlueBubbles' `chatGuid`) look one up or build it themselves.
- */
-export type ProviderDestination =
-  | { type: 'address'; address: string }
-  | { type: 'chat'; chatId: string };
 
 /** A file to send: the bytes, or an https URL the provider (or its upstream) fetches. */
 export interface ProviderOutboundAttachment {
@@ -49,32 +44,6 @@ export interface ProviderMention {
   length: number;
 }
 
-/**
- * A message the provider sent or received earlier, as the gateway remembers it: enough for every
- * upstream to address it again (BlueBubbles needs the GUID, Baileys a key of chat, id, fromMe and
- * participant).
- */
-export interface ProviderMessageRef {
-  /** The provider's id of the message. */
-  externalId: string;
-  /** The conversation it belongs to: the contact's address or the provider chat id. */
-  conversation: ProviderDestination;
-  /** True when this instance sent it. */
-  fromMe: boolean;
-  /** Who sent it, for a message received in a group. */
-  author?: string;
-  /** The part of a multi-part iMessage, when not the first. */
-  partIndex?: number;
-}
-
-/** What every operation carries: the channel and the instance address acting. */
-export interface ProviderOperation {
-  /** The channel to act on; one of the provider's `channels`. */
-  channel: Channel;
-  /** The instance address acting (a Twilio number, the Mac's account, the WhatsApp session). */
-  from: string;
-}
-
 /** One delivery attempt of a message on one channel. */
 export interface ProviderSendRequest extends ProviderOperation {
   /** The recipient or the chat. */
@@ -93,6 +62,11 @@ export interface ProviderSendRequest extends ProviderOperation {
   text?: string;
   /** Image URLs; 2 or more make one carousel. */
   mediaUrls?: readonly string[];
+  /**
+   * `carousel` when the caller asked for one (`messageType`): the `mediaUrls` go out as one
+   * gallery where the upstream can group them. Never on whatsapp (the spec drops it there).
+   */
+  messageType?: 'carousel';
   /** Files, voice memos and videos. */
   attachments?: readonly ProviderOutboundAttachment[];
   /** An iMessage effect; other channels ignore it. */
@@ -133,88 +107,6 @@ export interface ProviderSendResult {
    * when it tells; shown on the message.
    */
   segments?: number;
-}
-
-/** An edit of a sent message. */
-export interface ProviderEditRequest extends ProviderOperation {
-  /** The message to edit; sent by this instance. */
-  message: ProviderMessageRef;
-  /** The new text. */
-  text: string;
-  /** Text shown by devices that cannot display edits. */
-  backwardsCompatibilityMessage?: string;
-}
-
-/** An unsend (retraction) of a sent message. */
-export interface ProviderUnsendRequest extends ProviderOperation {
-  /** The message to unsend; sent by this instance. */
-  message: ProviderMessageRef;
-}
-
-/** Adding or removing this instance's reaction on a message. */
-export interface ProviderReactRequest extends ProviderOperation {
-  /** The message reacted to. */
-  message: ProviderMessageRef;
-  /** The reaction. */
-  reaction: ProviderReaction;
-  /** True to take back a reaction added earlier. */
-  remove: boolean;
-}
-
-/** Showing or hiding this instance's typing indicator. */
-export interface ProviderTypingRequest extends ProviderOperation {
-  /** The chat or contact. */
-  to: ProviderDestination;
-  /** `start` (WhatsApp: composing) or `stop` (WhatsApp: paused). */
-  status: 'start' | 'stop';
-}
-
-/** An operation on one chat. */
-export interface ProviderChatRequest extends ProviderOperation {
-  /** The provider chat id. */
-  chatId: string;
-}
-
-/** Creating a group chat. */
-export interface ProviderCreateGroupRequest extends ProviderOperation {
-  /** Members to invite, besides the instance: E.164, e-mail style addresses or WhatsApp handles. */
-  participants: readonly string[];
-  /** The group name; required on WhatsApp. */
-  name?: string;
-  /** A first message, for upstreams that only create a chat by sending into it (BlueBubbles). */
-  text?: string;
-}
-
-/** Renaming a group chat. */
-export interface ProviderRenameGroupRequest extends ProviderChatRequest {
-  /** The new name. */
-  name: string;
-}
-
-/** Adding or removing a group member. */
-export interface ProviderParticipantRequest extends ProviderChatRequest {
-  /** The member: E.164, e-mail style address or WhatsApp handle. */
-  participant: string;
-}
-
-/**
- * A chat member. The API's participant shape serves both channels: on iMessage the handle is the
- * address, `isPhoneResolved` is true and `admin` null.
- */
-export type ProviderParticipant = WhatsAppParticipant;
-
-/** A chat as the provider knows it. */
-export interface ProviderChat {
-  /** The provider chat id. */
-  chatId: string;
-  /** The chat's channel. */
-  channel: Channel;
-  /** True for a group. */
-  isGroup: boolean;
-  /** The group name, when it has one. */
-  name?: string;
-  /** Members, besides the instance. */
-  participants: ProviderParticipant[];
 }
 
 /** Asking which channels can reach an address. */
@@ -328,14 +220,25 @@ export interface ProviderStartContext {
   logger: ProviderLogger;
   /** The public URL where the gateway routes upstream webhooks to `handleWebhook`, if mounted. */
   webhookUrl?: string;
+  /**
+   * True when `url` is an ingress URL of this gateway that no instance answers to any more (an
+   * old token, a deleted instance): a provider that registers its `webhookUrl` upstream removes
+   * such registrations. False for any other URL, which is never the provider's to remove.
+   */
+  isStaleIngressUrl?: (url: string) => Promise<boolean>;
 }
 
 /**
  * The provider port: one upstream (a Mac running BlueBubbles, a Twilio account, a set of
- * WhatsApp sessions, the simulator) serving some channels. Every method either resolves or
- * rejects with a `ProviderError` carrying a spec error code; an operation a channel cannot do
- * rejects with `CHANNEL_NOT_SUPPORTED`. Providers never touch the store: what they learn flows
- * through the sink, what they must keep goes to the state store they are given.
+ * WhatsApp sessions, the simulator) serving some channels. The required core is what the gateway
+ * needs of every adapter: start and stop, send (statuses then arrive through the sink),
+ * availability and health; the optional hooks below serve upstreams that have them (webhooks,
+ * status lookups, sockets held by another process). Operations only some upstreams can do are
+ * `capabilities`, each declaring its channels: the gateway answers `CHANNEL_NOT_SUPPORTED` for
+ * an absent one (`requireCapability`), so no adapter carries refusal stubs. Every method either
+ * resolves or rejects with a `ProviderError` carrying a spec error code. Providers never touch
+ * the store: what they learn flows through the sink, what they must keep goes to the state store
+ * they are given.
  */
 export interface MessagingProvider {
   /** The adapter name, as instances are configured with it (`simulator`, `bluebubbles`, …). */
@@ -344,6 +247,8 @@ export interface MessagingProvider {
   readonly instanceName: string;
   /** The channels this instance serves. */
   readonly channels: readonly Channel[];
+  /** The optional operations the upstream can do, each on its channels (`{}` for none). */
+  readonly capabilities: ProviderCapabilities;
   /** WhatsApp session operations, when the provider links WhatsApp devices. */
   readonly whatsappSessions?: WhatsAppSessionPort;
 
@@ -363,30 +268,6 @@ export interface MessagingProvider {
    * `delivered`, `read` and asynchronous failures arrive as `message.status` events.
    */
   send(request: ProviderSendRequest): Promise<ProviderSendResult>;
-  /** Replaces the text of a sent message (`EDIT_FAILED`, `PROVIDER_TIMEOUT` on failure). */
-  edit(request: ProviderEditRequest): Promise<void>;
-  /** Retracts a sent message. */
-  unsend(request: ProviderUnsendRequest): Promise<void>;
-  /** Adds or removes this instance's reaction on a message. */
-  react(request: ProviderReactRequest): Promise<void>;
-  /** Shows or hides this instance's typing indicator; it times out on its own upstream. */
-  typing(request: ProviderTypingRequest): Promise<void>;
-  /** Marks a chat read (sending read receipts where enabled). */
-  markRead(request: ProviderChatRequest): Promise<void>;
-  /** Marks a chat unread. */
-  markUnread(request: ProviderChatRequest): Promise<void>;
-  /** Creates a group chat. */
-  createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat>;
-  /** The chat as the upstream knows it, or null when it does not know it. */
-  getChat(request: ProviderChatRequest): Promise<ProviderChat | null>;
-  /** Renames a group chat. */
-  renameGroup(request: ProviderRenameGroupRequest): Promise<void>;
-  /** Adds a member to a group chat; answers the member as the upstream normalized it. */
-  addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant>;
-  /** Removes a member from a group chat. */
-  removeParticipant(request: ProviderParticipantRequest): Promise<void>;
-  /** Makes the instance leave a group chat. */
-  leaveGroup(request: ProviderChatRequest): Promise<void>;
   /** Which of the provider's channels reach `request.address`, probed now (the gateway caches). */
   checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability>;
   /** Checks the instance's health now. */

@@ -30,6 +30,7 @@ const SDK_RESOURCES = [
   'chats',
   'capabilities',
   'numbers',
+  'contactErasures',
   'webhooks',
   'callbacks',
   'whatsapp',
@@ -80,13 +81,48 @@ function successStatus(route: AppRoute): number {
 function routeTableSource(): string {
   const lines: string[] = [
     HEADER('the operations the SDK calls'),
-    "import type { RouteTable } from '../internal/route-types';",
+    // The route types live here, beside the table, so that generated/ imports nothing of the
+    // hand-written folders that import it (no import circle: docs/architecture.md).
+    "import type { Operations } from './api-types';",
+    '',
+    '/** The types of one operation: its body, its query and the `data` of its success answer. */',
+    'export interface OperationTypes {',
+    '  body: unknown;',
+    '  query: unknown;',
+    '  data: unknown;',
+    '}',
+    '',
+    '/**',
+    " * One operation as the SDK calls it. `Types` only carries the operation's types to the call",
+    ' * helpers; it has no run-time value.',
+    ' */',
+    'export interface RouteEntry<Types extends OperationTypes = OperationTypes> {',
+    "  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';",
+    '  readonly path: string;',
+    '  /** The status of the success answer. */',
+    '  readonly status: number;',
+    '  /** False for the routes that need no API key. */',
+    '  readonly auth: boolean;',
+    '  readonly types?: Types;',
+    '}',
+    '',
+    'type TableOf<Node> = {',
+    '  [Key in keyof Node]: Node[Key] extends OperationTypes',
+    '    ? RouteEntry<Node[Key]>',
+    '    : TableOf<Node[Key]>;',
+    '};',
+    '',
+    '/** The route table: one {@link RouteEntry} per operation, shaped like {@link Operations}. */',
+    'export type RouteTable = TableOf<Operations>;',
     '',
     '/** Method, path, success status and authentication of every operation the SDK calls. */',
   ];
   const tree: RouteTree<RouteRow> = {};
   for (const [path, route] of routes) {
-    const auth = (route.metadata as { auth?: unknown } | undefined)?.auth !== false;
+    // The client's credential is an API key: it is sent where the route takes one, never to the
+    // open routes nor to `GET /metrics` (the operator's or the metrics token opens that).
+    const kind = (route.metadata as { auth?: unknown } | undefined)?.auth;
+    const auth = kind !== false && kind !== 'metrics';
     insertAt(tree, path, {
       method: route.method,
       path: route.path,

@@ -10,6 +10,7 @@ import { Attachments } from './resources/attachments';
 import { Callbacks } from './resources/callbacks';
 import { Capabilities } from './resources/capabilities';
 import { Chats } from './resources/chats';
+import { ContactErasures } from './resources/contact-erasures';
 import { Events } from './resources/events';
 import { Messages } from './resources/messages';
 import { Numbers } from './resources/numbers';
@@ -26,7 +27,10 @@ export const DEFAULT_TIMEOUT = 60_000;
 export interface ClientOptions {
   /** The API key; defaults to the `SWITCHBOARD_API_KEY` environment variable. */
   apiKey?: string | undefined;
-  /** The server's base URL; defaults to `SWITCHBOARD_BASE_URL`, then `http://127.0.0.1:3000`. */
+  /**
+   * The server's base URL; defaults to `SWITCHBOARD_URL`, then `SWITCHBOARD_BASE_URL`, then
+   * `http://127.0.0.1:3000` (`resolveServerUrl` also reads the server's own `PORT`).
+   */
   baseUrl?: string | undefined;
   /** Retries after a failed attempt (408, 429, 5xx, connection errors); default 2. */
   maxRetries?: number | undefined;
@@ -62,6 +66,8 @@ export class Switchboard {
   readonly capabilities: Capabilities;
   /** The account's sender numbers and addresses. */
   readonly numbers: Numbers;
+  /** Forgetting contacts: erase everything held about one address. */
+  readonly contactErasures: ContactErasures;
   /** Webhook registrations, test deliveries and the delivery log. */
   readonly webhooks: Webhooks;
   /** The signing secret and delivery log of per-message `callbackUrl`s. */
@@ -76,7 +82,11 @@ export class Switchboard {
   readonly sandbox: Sandbox;
 
   constructor(options: ClientOptions = {}) {
-    const baseUrl = options.baseUrl ?? readEnv('SWITCHBOARD_BASE_URL') ?? DEFAULT_BASE_URL;
+    const baseUrl =
+      options.baseUrl ??
+      readEnv('SWITCHBOARD_URL') ??
+      readEnv('SWITCHBOARD_BASE_URL') ??
+      DEFAULT_BASE_URL;
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
@@ -100,6 +110,7 @@ export class Switchboard {
     this.chats = new Chats(this.#transport);
     this.capabilities = new Capabilities(this.#transport);
     this.numbers = new Numbers(this.#transport);
+    this.contactErasures = new ContactErasures(this.#transport);
     this.webhooks = new Webhooks(this.#transport);
     this.callbacks = new Callbacks(this.#transport);
     this.whatsapp = new WhatsApp(this.#transport);

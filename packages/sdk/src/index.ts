@@ -52,6 +52,12 @@ export type {
   Chats,
   ChatTypingParams,
 } from './resources/chats';
+export type {
+  ContactErasureCreateParams,
+  ContactErasureListResponse,
+  ContactErasureResponse,
+  ContactErasures,
+} from './resources/contact-erasures';
 export type { EventStreamParams, Events } from './resources/events';
 export type {
   MessageDeleteResponse,
@@ -63,11 +69,12 @@ export type {
   MessageReactResponse,
   MessageResponse,
   MessageRetryResponse,
+  MessageRoutingResponse,
   MessageSendParams,
   MessageSendResponse,
   Messages,
 } from './resources/messages';
-export type { NumberListResponse, Numbers } from './resources/numbers';
+export type { NumberListResponse, NumberSendPolicyResponse, Numbers } from './resources/numbers';
 export type {
   Sandbox,
   SandboxAudioKeptParams,
@@ -115,4 +122,5 @@ export type {
   WhatsAppSessionResponse,
   WhatsAppStatusResponse,
 } from './resources/whatsapp';
+export { resolveServerUrl } from './server-url';
 export type { EventStream, ReconnectOptions } from './sse/stream';

@@ -63,6 +63,7 @@ const calls: Call[] = [
     '/v1/messages/scheduled?limit=5',
   ],
   ['messages.get', () => client.messages.get(MSG), 'GET', `/v1/messages/${MSG}`],
+  ['messages.routing', () => client.messages.routing(MSG), 'GET', `/v1/messages/${MSG}/routing`],
   ['messages.retry', () => client.messages.retry(MSG), 'POST', `/v1/messages/${MSG}/retry`],
   ['messages.unsend', () => client.messages.unsend(MSG), 'POST', `/v1/messages/${MSG}/unsend`],
   [
@@ -136,6 +137,20 @@ const calls: Call[] = [
     '/v1/capabilities/%2B14155550100',
   ],
   ['numbers.list', () => client.numbers.list(), 'GET', '/v1/numbers'],
+  [
+    'numbers.sendPolicy',
+    () => client.numbers.sendPolicy(NUMBER),
+    'GET',
+    '/v1/numbers/%2B14155550199/send-policy',
+  ],
+  [
+    'contactErasures.create',
+    () => client.contactErasures.create({ address: '+14155550123' }),
+    'POST',
+    '/v1/contact-erasures',
+    { address: '+14155550123' },
+  ],
+  ['contactErasures.list', () => client.contactErasures.list(), 'GET', '/v1/contact-erasures'],
   [
     'webhooks.create',
     () => client.webhooks.create({ url: 'https://example.com/h', events: ['*'] }),

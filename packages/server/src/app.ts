@@ -3,8 +3,10 @@ import type { DestinationStream } from 'pino';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { DomainError } from './domain/domain-error';
+import { answerClientError } from './http/client-errors';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handling';
 import { startChats } from './wiring/chat-services';
+import { startDataLifecycle } from './wiring/data-lifecycle-services';
 import './http/fastify-augmentation';
 import type { ProviderRegistry } from '@switchboard/provider-kit';
 import type { HostResolver } from './egress/safe-dispatcher';
@@ -48,6 +50,69 @@ export interface BuildAppOverrides {
 /** How long the start waits for Redis before going on without it. */
 const REDIS_CONNECT_WAIT_MS = 2_000;
 
+/** The Fastify instance of the app: logging, request ids, limits and framework errors. */
+function createFastify(config: Config, logger: FastifyBaseLogger): FastifyInstance {
+  return Fastify({
+    loggerInstance: logger,
+    genReqId: requestIdOf,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: (logger, bindings, options, raw) =>
+      logger.child({ ...bindings, correlationId: correlationIdOf(raw) }, options),
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // Refused in the envelope by {@link registerRequestHooks} instead of Fastify's bare 503 body.
+    return503OnClosing: false,
+  });
+}
+
+/** Opens (and migrates) the store `DATABASE_URL` names. */
+function openAppStore(config: Config, logger: FastifyBaseLogger): Promise<Store> {
+  return openStore(config.databaseUrl, {
+    encryptionKey: config.encryptionKey,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    poolSize: config.databasePoolSize,
+    backgroundCheckpointMs: config.sqliteCheckpointIntervalMs,
+    onIdleError: (error) => logger.warn({ err: error }, 'a database connection failed while idle'),
+  });
+}
+
+/**
+ * The hooks every request passes: its correlation id, its metric, the id headers, and the refusal
+ * (and `connection: close`) once shutdown has begun.
+ */
+function registerRequestHooks(app: FastifyInstance): void {
+  // Responses sent while closing ask the client to drop the connection, so an in-flight
+  // request's keep-alive socket does not hold the shutdown open until it idles out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    // Event streams never end on their own; shutdown would otherwise wait for them.
+    app.services.eventStreams.closeAll();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    request.correlationId = correlationIdOf(request.raw);
+    if (closing) {
+      reply.header('retry-after', 1);
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    app.services.metrics.request(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-correlation-id', correlationIdOf(request.raw));
+    if (closing) reply.header('connection', 'close');
+  });
+}
+
 /**
  * Builds the whole Switchboard app, ready to serve, without listening: open and migrate the
  * store, wire the services, the envelope, authentication, rate limits and every contract route.
@@ -60,28 +125,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
   const logger: FastifyBaseLogger = createLogger(config.logLevel, overrides.logStream);
-  const app = Fastify({
-    loggerInstance: logger,
-    genReqId: requestIdOf,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    childLoggerFactory: (logger, bindings, options, raw) =>
-      logger.child({ ...bindings, correlationId: correlationIdOf(raw) }, options),
-    bodyLimit: config.bodyLimitBytes,
-    routerOptions: { maxParamLength: 500 },
-    frameworkErrors: answerFrameworkError,
-    // Refused in the envelope by the hook below instead of Fastify's bare 503 body.
-    return503OnClosing: false,
-  });
+  const app = createFastify(config, logger);
 
-  const store =
-    overrides.store ??
-    (await openStore(config.databaseUrl, {
-      encryptionKey: config.encryptionKey,
-      busyTimeoutMs: config.sqliteBusyTimeoutMs,
-      backgroundCheckpointMs: config.sqliteCheckpointIntervalMs,
-      onIdleError: (error) =>
-        logger.warn({ err: error }, 'a database connection failed while idle'),
-    }));
+  const store = overrides.store ?? (await openAppStore(config, logger));
   // Redis is optional: without it the rate limit and the event bus stay in this process.
   // Its client (ioredis) is loaded only when configured: it would cost idle memory otherwise.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
@@ -125,34 +171,7 @@ export async function buildApp(
   });
 
   try {
-    // Responses sent while closing ask the client to drop the connection, so an in-flight
-    // request's keep-alive socket does not hold the shutdown open until it idles out.
-    let closing = false;
-    app.addHook('preClose', async () => {
-      closing = true;
-      // Event streams never end on their own; shutdown would otherwise wait for them.
-      app.services.eventStreams.closeAll();
-    });
-    app.addHook('onRequest', async (request, reply) => {
-      request.correlationId = correlationIdOf(request.raw);
-      if (closing) {
-        reply.header('retry-after', 1);
-        throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
-      }
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      app.services.metrics.request(
-        request.method,
-        request.routeOptions.url ?? 'unmatched',
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
-    });
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('x-request-id', request.id);
-      reply.header('x-correlation-id', correlationIdOf(request.raw));
-      if (closing) reply.header('connection', 'close');
-    });
+    registerRequestHooks(app);
     registerErrorHandling(app);
     await registerContractRoutes(app, {
       config,
@@ -178,15 +197,23 @@ export async function startWorkers(
   app: FastifyInstance,
   options: { exclusive?: boolean } = {},
 ): Promise<void> {
+  // Added first, stopped last: commits made while the dispatcher stops still wake the others.
+  const wakeUp = app.services.webhookWakeUp;
+  if (wakeUp) {
+    app.workers.add(wakeUp);
+    await wakeUp.start();
+  }
   app.workers.add(app.services.webhookDispatcher);
   await app.services.webhookDispatcher.start(app.log, options);
   await startMessaging(app.services, app.workers, app.log);
   await startChats(app.services, app.workers, app.log);
+  startDataLifecycle(app.services, app.workers, app.log);
   // Whether voice memos and videos can be converted: said once at start, shown by /health.
   void app.services.mediaEngine.status().then((status) => {
     if (status.available) {
-      const { ffmpeg, source, version } = status.tools;
+      const { ffmpeg, source, version, outdated } = status.tools;
       app.log.info({ ffmpeg, source, version }, 'media transcoding available');
+      if (outdated !== undefined) app.log.warn({ ffmpeg, source, version }, outdated);
     } else {
       app.log.warn(
         { reason: status.reason },

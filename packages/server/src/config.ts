@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
+import { publicBaseUrlOf } from '@switchboard/contract';
 import { z } from 'zod';
 import { parseEncryptionKey } from './crypto/encryption-key';
+import type { RetentionPeriods } from './store/retention-repository';
 import { parseRetrySchedule } from './webhooks/retry-schedule';
 
 /** Environment values that are empty count as unset, so `FOO=` falls back to the default. */
@@ -64,7 +66,7 @@ const EnvSchema = z.object({
   ),
   WEBHOOK_TIMEOUT_MS: env(integer(1).default(10_000)),
   WEBHOOK_ALLOW_PRIVATE_URLS: env(booleanFlag.default('false')),
-  WEBHOOK_POLL_INTERVAL_MS: env(integer(10).default(1000)),
+  WEBHOOK_POLL_INTERVAL_MS: env(integer(10).optional()),
   WEBHOOK_CONCURRENCY: env(integer(1, 10_000).default(32)),
   WEBHOOK_SENDER_THREAD: env(booleanFlag.default('true')),
   SSE_HEARTBEAT_MS: env(integer(10).default(15_000)),
@@ -72,6 +74,15 @@ const EnvSchema = z.object({
   SSE_REPLAY_WINDOW_MS: env(integer(0).default(5 * 60 * 1000)),
   CAPABILITY_CACHE_TTL_MS: env(integer(0).default(24 * 60 * 60 * 1000)),
   INSTANCE_HEALTH_INTERVAL_MS: env(integer(10).default(2 * 60 * 1000)),
+  UNROUTED_INBOUND_RETENTION_MS: env(integer(0).default(30 * 24 * 60 * 60 * 1000)),
+  UNROUTED_INBOUND_INTERVAL_MS: env(integer(10).default(60_000)),
+  RETENTION_EVENT_LOG_DAYS: env(integer(0, 36_500).default(30)),
+  RETENTION_DELIVERY_LOG_DAYS: env(integer(0, 36_500).default(30)),
+  RETENTION_INBOUND_ATTACHMENTS_DAYS: env(integer(0, 36_500).default(90)),
+  RETENTION_MESSAGE_CONTENT_DAYS: env(integer(0, 36_500).default(0)),
+  RETENTION_INTERVAL_MS: env(integer(10).default(60 * 60 * 1000)),
+  RETENTION_BATCH_SIZE: env(integer(1, 10_000).default(500)),
+  RETENTION_BATCH_PAUSE_MS: env(integer(0, 60_000).default(20)),
   ATTACHMENT_SIGNING_SECRET: env(
     z.string().min(32, 'must be at least 32 characters (use a long random value)').optional(),
   ),
@@ -94,8 +105,12 @@ const EnvSchema = z.object({
   REACHABILITY_BUDGET_MS: env(integer(0).default(2000)),
   PROVIDER_RETRY_WINDOW_MS: env(integer(0).default(60 * 60 * 1000)),
   PROVIDER_RETRY_BASE_MS: env(integer(1).default(5000)),
+  SEND_POLICY_TIME_ZONE: env(z.string().min(1).default('UTC')),
+  SEND_POLICY_HOLD_WINDOW_MS: env(integer(0).default(72 * 60 * 60 * 1000)),
+  SEND_POLICY_RECHECK_MS: env(integer(1).default(60_000)),
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
+  DATABASE_POOL_SIZE: env(integer(1, 1000).default(10)),
   SQLITE_CHECKPOINT_INTERVAL_MS: env(integer(0).default(250)),
   HEAP_GROWING_PERCENT: env(integer(0, 1000).default(30)),
   FFMPEG_PATH: env(z.string().optional()),
@@ -106,6 +121,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: env(
     z.string().min(16, 'must be at least 16 characters (use a long random value)').optional(),
   ),
+  METRICS_OPEN: env(booleanFlag.default('false')),
 });
 
 /**
@@ -162,8 +178,11 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Allows http and private-network webhook/media URLs (development and tests only). */
   webhookAllowPrivateUrls: boolean;
-  /** How often the webhook dispatcher looks for due deliveries (it is also woken on commit). */
-  webhookPollIntervalMs: number;
+  /**
+   * How often the webhook dispatcher looks for due deliveries (it is also woken on commit); null
+   * when unset: 1 s on SQLite, 30 s where processes wake each other (PostgreSQL).
+   */
+  webhookPollIntervalMs: number | null;
   /** Most webhook deliveries in flight at once (at most 2 per webhook). */
   webhookConcurrency: number;
   /** Sign and send webhook deliveries on a worker thread of their own. */
@@ -179,6 +198,27 @@ export interface Config {
   /** How often every provider instance's health is checked. */
   instanceHealthIntervalMs: number;
   /**
+   * How long an inbound item no customer could receive (its receiving address assigned to nobody)
+   * is kept for delivery once the address is assigned.
+   */
+  unroutedInboundRetentionMs: number;
+  /** How often kept inbound items are delivered to addresses assigned since, and expired. */
+  unroutedInboundIntervalMs: number;
+  /**
+   * The deployment's retention periods in days per kind (`RETENTION_*_DAYS`); null where the
+   * setting is 0: kept forever. The delivery log is kept at most as long as the event log.
+   */
+  retentionPeriods: RetentionPeriods;
+  /** How often the retention worker prunes. */
+  retentionIntervalMs: number;
+  /** Rows per pruning batch: each batch is one short transaction. */
+  retentionBatchSize: number;
+  /**
+   * Least pause between two pruning batches (a pause is also at least as long as the batch took),
+   * so sends and deliveries get the writer in between.
+   */
+  retentionBatchPauseMs: number;
+  /**
    * Key of the pre-signed attachment download URLs; when unset one is generated and kept in the
    * database, so URLs survive restarts.
    */
@@ -193,6 +233,8 @@ export interface Config {
   ingressDedupeRetentionMs: number;
   /** How long a write waits for another process's lock on the SQLite file before a 503. */
   sqliteBusyTimeoutMs: number;
+  /** Most connections to PostgreSQL each process opens (its pool); unused with SQLite. */
+  databasePoolSize: number;
   /**
    * How often the server checkpoints the SQLite WAL from a worker thread (its own connection),
    * keeping checkpoints off the committing connection; 0: SQLite's own automatic checkpoints.
@@ -209,11 +251,17 @@ export interface Config {
   providerRetryWindowMs: number;
   /** The first delay of those retries; each next one doubles, up to 5 minutes. */
   providerRetryBaseMs: number;
+  /** The IANA zone whose calendar day is "today" for send policies' daily caps (`UTC`). */
+  sendPolicyTimeZone: string;
+  /** How long a send policy may hold a queued message before it fails (72 h). */
+  sendPolicyHoldWindowMs: number;
+  /** How often a held message looks at its allowance again (1 min). */
+  sendPolicyRecheckMs: number;
   /** Deadline of one call to an upstream's HTTP API (Twilio), in milliseconds. */
   providerHttpTimeoutMs: number;
-  /** `FFMPEG_PATH`: the ffmpeg binary to run (else the bundled package's, else `PATH`'s). */
+  /** `FFMPEG_PATH`: the ffmpeg binary to run (else `PATH`'s, else the bundled package's). */
   ffmpegPath: string | undefined;
-  /** `FFPROBE_PATH`: the ffprobe binary (else the one beside `FFMPEG_PATH`, the package's, `PATH`'s). */
+  /** `FFPROBE_PATH`: the ffprobe binary (else the one beside `FFMPEG_PATH`, `PATH`'s, the package's). */
   ffprobePath: string | undefined;
   /** Media conversions at once; 0 means one per core. */
   mediaTranscodeConcurrency: number;
@@ -221,8 +269,13 @@ export interface Config {
   mediaTranscodeTimeoutMs: number;
   /** Make browser-playable copies (AAC M4A, H.264 MP4) of inbound voice notes and videos. */
   inboundMediaRenditions: boolean;
-  /** Bearer token `GET /metrics` requires; unset: the metrics are open. */
+  /**
+   * A bearer token `GET /metrics` takes besides the operator token (`SWITCHBOARD_ADMIN_TOKEN`),
+   * for a scraper that must not hold the operator's credential.
+   */
   metricsToken: string | undefined;
+  /** `GET /metrics` answers without any credential (`METRICS_OPEN`, for a private network). */
+  metricsOpen: boolean;
 }
 
 /** Thrown by {@link loadConfig} with every invalid variable in its message. */
@@ -257,15 +310,21 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.METRICS_OPEN && e.METRICS_TOKEN !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_OPEN: is true while METRICS_TOKEN is set; choose one (open metrics need no token)',
+    );
+  }
   const baseDir = options.baseDir ?? environment.INIT_CWD ?? process.cwd();
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: resolveDatabaseUrl(e.DATABASE_URL, baseDir),
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicBaseUrl: publicBaseUrlOf({
+      PUBLIC_BASE_URL: e.PUBLIC_BASE_URL,
+      HOST: e.HOST,
+      PORT: e.PORT,
+    }),
     adminToken: e.SWITCHBOARD_ADMIN_TOKEN,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,
@@ -281,7 +340,7 @@ export function loadConfig(
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
-    webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+    webhookPollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS ?? null,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookSenderThread: e.WEBHOOK_SENDER_THREAD,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
@@ -289,17 +348,32 @@ export function loadConfig(
     sseReplayWindowMs: e.SSE_REPLAY_WINDOW_MS,
     capabilityCacheTtlMs: e.CAPABILITY_CACHE_TTL_MS,
     instanceHealthIntervalMs: e.INSTANCE_HEALTH_INTERVAL_MS,
+    unroutedInboundRetentionMs: e.UNROUTED_INBOUND_RETENTION_MS,
+    unroutedInboundIntervalMs: e.UNROUTED_INBOUND_INTERVAL_MS,
+    retentionPeriods: {
+      eventLog: e.RETENTION_EVENT_LOG_DAYS || null,
+      deliveryLog: e.RETENTION_DELIVERY_LOG_DAYS || null,
+      inboundAttachments: e.RETENTION_INBOUND_ATTACHMENTS_DAYS || null,
+      messageContent: e.RETENTION_MESSAGE_CONTENT_DAYS || null,
+    },
+    retentionIntervalMs: e.RETENTION_INTERVAL_MS,
+    retentionBatchSize: e.RETENTION_BATCH_SIZE,
+    retentionBatchPauseMs: e.RETENTION_BATCH_PAUSE_MS,
     attachmentSigningSecret: e.ATTACHMENT_SIGNING_SECRET,
     inboundAttachmentMaxBytes: e.INBOUND_ATTACHMENT_MAX_BYTES,
     encryptionKey: e.SWITCHBOARD_ENCRYPTION_KEY,
     ingressBodyLimitBytes: e.INGRESS_BODY_LIMIT_BYTES,
     ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sqliteCheckpointIntervalMs: e.SQLITE_CHECKPOINT_INTERVAL_MS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,
     providerRetryWindowMs: e.PROVIDER_RETRY_WINDOW_MS,
     providerRetryBaseMs: e.PROVIDER_RETRY_BASE_MS,
+    sendPolicyTimeZone: e.SEND_POLICY_TIME_ZONE,
+    sendPolicyHoldWindowMs: e.SEND_POLICY_HOLD_WINDOW_MS,
+    sendPolicyRecheckMs: e.SEND_POLICY_RECHECK_MS,
     providerHttpTimeoutMs: e.PROVIDER_HTTP_TIMEOUT_MS,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
@@ -307,15 +381,11 @@ export function loadConfig(
     mediaTranscodeTimeoutMs: e.MEDIA_TRANSCODE_TIMEOUT_MS,
     inboundMediaRenditions: e.INBOUND_MEDIA_RENDITIONS,
     metricsToken: e.METRICS_TOKEN,
+    metricsOpen: e.METRICS_OPEN,
   };
 }
 
 /** `0.0.0.0` and `::` are bind addresses, not addresses a client can reach. */
-function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 /**
  * Normalizes a SQLite DATABASE_URL (`file:path`, `sqlite:path` or a bare path) to an absolute
  * file path; `:memory:` and URLs of other schemes are returned unchanged.

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
-/** The prefixes of Switchboard's typed identifiers: messages, events, requests. */
-export type IdPrefix = 'msg' | 'evt' | 'req';
+/** The prefixes of Switchboard's typed identifiers: messages, events, requests, kept inbound items, erasures. */
+export type IdPrefix = 'msg' | 'evt' | 'req' | 'unr' | 'era';
 
 /**
  * A new time-ordered identifier, `<prefix>_<uuid v7>`.

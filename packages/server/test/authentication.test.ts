@@ -8,6 +8,7 @@ const routes = contractRoutes();
 const customerRoutes = routes.filter((route) => route.metadata.auth === undefined);
 const adminRoutes = routes.filter((route) => route.metadata.auth === 'admin');
 const openRoutes = routes.filter((route) => route.metadata.auth === false);
+const metricsRoutes = routes.filter((route) => route.metadata.auth === 'metrics');
 
 describe('authentication on every route of the contract', () => {
   let t: TestApp;
@@ -120,6 +121,28 @@ describe('authentication on every route of the contract', () => {
     it('needs no credentials', async () => {
       const response = await t.app.inject({ method: route.method, url: route.url });
       expect(response.statusCode).not.toBe(401);
+    });
+  });
+
+  it('knows who may call every route: a customer key, the operator token, metrics tokens or anyone', () => {
+    expect(metricsRoutes.map((route) => route.url)).toEqual(['/metrics']);
+    expect(
+      customerRoutes.length + adminRoutes.length + openRoutes.length + metricsRoutes.length,
+    ).toBe(routes.length);
+  });
+
+  describe.each(metricsRoutes)('$method $path ($name)', (route) => {
+    it('answers 401 UNAUTHORIZED without the operator or metrics token, or with a customer key', async () => {
+      for (const headers of [{}, bearer('not-the-admin-token-at-all'), bearer(liveKey)]) {
+        const response = await t.app.inject({ method: route.method, url: route.url, headers });
+        expectFailure(response, 401, 'UNAUTHORIZED');
+      }
+      const response = await t.app.inject({
+        method: route.method,
+        url: route.url,
+        headers: adminHeaders,
+      });
+      expect(response.statusCode).toBe(200);
     });
   });
 });

@@ -25,12 +25,26 @@ describe('loadConfig', () => {
       ],
       webhookTimeoutMs: 10_000,
       webhookAllowPrivateUrls: false,
-      webhookPollIntervalMs: 1000,
+      webhookPollIntervalMs: null,
       webhookConcurrency: 32,
       webhookSenderThread: true,
       sseHeartbeatMs: 15_000,
       sseMaxBufferBytes: 1_048_576,
       sseReplayWindowMs: 300_000,
+      unroutedInboundIntervalMs: 60_000,
+      retentionPeriods: {
+        eventLog: 30,
+        deliveryLog: 30,
+        inboundAttachments: 90,
+        messageContent: null,
+      },
+      sendPolicyTimeZone: 'UTC',
+      sendPolicyHoldWindowMs: 259_200_000,
+      sendPolicyRecheckMs: 60_000,
+      retentionIntervalMs: 3_600_000,
+      retentionBatchSize: 500,
+      retentionBatchPauseMs: 20,
+      unroutedInboundRetentionMs: 2_592_000_000,
       capabilityCacheTtlMs: 86_400_000,
       instanceHealthIntervalMs: 120_000,
       attachmentSigningSecret: undefined,
@@ -39,6 +53,7 @@ describe('loadConfig', () => {
       ingressBodyLimitBytes: 5_242_880,
       ingressDedupeRetentionMs: 2_592_000_000,
       sqliteBusyTimeoutMs: 5000,
+      databasePoolSize: 10,
       sqliteCheckpointIntervalMs: 250,
       heapGrowingPercent: 30,
       reachabilityBudgetMs: 2000,
@@ -51,6 +66,7 @@ describe('loadConfig', () => {
       mediaTranscodeTimeoutMs: 120_000,
       inboundMediaRenditions: false,
       metricsToken: undefined,
+      metricsOpen: false,
     });
   });
 
@@ -113,5 +129,12 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(/WEBHOOK_RETRY_SCHEDULE: retry schedule step 2 \("soon"\)/);
     expect(attempt).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: /);
     expect(attempt).toThrow(/HEAP_GROWING_PERCENT: /);
+  });
+
+  it('refuses open metrics with a metrics token: one or the other', () => {
+    expect(loadConfig({ METRICS_OPEN: 'true' }).metricsOpen).toBe(true);
+    expect(() =>
+      loadConfig({ METRICS_OPEN: 'true', METRICS_TOKEN: 'metrics-token-0123456789' }),
+    ).toThrow(/METRICS_OPEN: is true while METRICS_TOKEN is set/);
   });
 });

@@ -1,6 +1,8 @@
+import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createInstance } from './support/admin-helpers';
-import { bodyOf, buildTestApp, TEST_STORE } from './support/test-app';
+import { bodyOf, buildTestApp, TEST_STORE, tempDir } from './support/test-app';
 
 /** Redis as test apps see it: configured alongside PostgreSQL, not otherwise. */
 const REDIS_STATUS = TEST_STORE === 'postgres' ? 'ok' : 'not_configured';
@@ -18,7 +20,8 @@ describe('GET /health', () => {
         redis: { status: REDIS_STATUS },
         imessage: { status: 'not_enabled' },
         whatsapp: { status: 'not_enabled', experimental: true },
-        transcoding: { status: 'available' },
+        // With a warning when the FFmpeg found is older than the documented minimum (the bundled one).
+        transcoding: expect.objectContaining({ status: 'available' }),
       },
     });
     expect(response.headers['x-request-id']).toMatch(/^req_/);
@@ -75,5 +78,35 @@ describe('GET /health', () => {
       status: 'degraded',
       checks: { database: { status: 'down' }, redis: { status: REDIS_STATUS } },
     });
+  });
+});
+
+describe('an outdated FFmpeg', () => {
+  it('is used, and said at start and in /health', async () => {
+    // An FFmpeg 4.1 that has every encoder and muxer the channels need.
+    const bin = tempDir();
+    writeFileSync(
+      join(bin, 'ffmpeg'),
+      [
+        '#!/bin/sh',
+        'case "$*" in',
+        `  *-encoders*) printf ' A..... libopus O\\n V..... libx264 H\\n A..... aac A\\n' ;;`,
+        `  *-muxers*) printf ' E caf C\\n E ogg O\\n E mp4 M\\n' ;;`,
+        `  *) echo 'ffmpeg version 4.1 Copyright (c) 2000-2018' ;;`,
+        'esac',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'ffmpeg'), 0o755);
+    copyFileSync(join(bin, 'ffmpeg'), join(bin, 'ffprobe'));
+    const { app, logs } = await buildTestApp({ env: { FFMPEG_PATH: join(bin, 'ffmpeg') } });
+    const health = bodyOf<{ checks: { transcoding: { status: string; warnings?: string[] } } }>(
+      await app.inject({ method: 'GET', url: '/health' }),
+    );
+    expect(health.checks.transcoding.status).toBe('available');
+    expect(health.checks.transcoding.warnings?.[0]).toMatch(/^FFmpeg 4\.1 is older than 5\.1/);
+    await expect
+      .poll(() => logs.find((line) => String(line.msg).startsWith('FFmpeg 4.1 is older')))
+      .toMatchObject({ level: 40, source: 'FFMPEG_PATH' });
   });
 });

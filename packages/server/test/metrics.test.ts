@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessagingApp } from './messages/messaging-fixture';
+import { adminHeaders } from './support/admin-helpers';
 import { expectFailure } from './support/envelope-assertions';
+import { buildTestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
 import { createWebhook, receiver } from './webhooks/webhook-test-support';
 
@@ -42,7 +44,7 @@ describe('GET /metrics', () => {
     await waitFor(() => hook.requests.length >= 1);
 
     const scrape = async () => {
-      const response = await t.app.inject({ url: '/metrics' });
+      const response = await t.app.inject({ url: '/metrics', headers: adminHeaders });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       return response.body;
@@ -82,10 +84,49 @@ describe('GET /metrics', () => {
     );
   });
 
-  it('asks for METRICS_TOKEN when the operator sets one', async () => {
+  it('needs the operator token by default: no credential, a wrong one or an API key answer 401', async () => {
+    const t = await buildMessagingApp();
+    expectFailure(await t.app.inject({ url: '/metrics' }), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${t.key}` } }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectFailure(
+      await t.app.inject({
+        url: '/metrics',
+        headers: { authorization: 'Bearer wrong-token-123456' },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
+    const ok = await t.app.inject({ url: '/metrics', headers: adminHeaders });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toContain('switchboard_http_request_duration_seconds');
+  });
+
+  it('answers 401 to everyone without an operator or metrics token configured', async () => {
+    const t = await buildTestApp({ env: { SWITCHBOARD_ADMIN_TOKEN: '' } });
+    try {
+      const refused = expectFailure(await t.app.inject({ url: '/metrics' }), 401, 'UNAUTHORIZED');
+      expect(refused.error.message).toMatch(/METRICS_OPEN=true/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is open without a credential only when the operator says so (METRICS_OPEN=true)', async () => {
+    const t = await buildMessagingApp({ env: { METRICS_OPEN: 'true' } });
+    const open = await t.app.inject({ url: '/metrics' });
+    expect(open.statusCode).toBe(200);
+    expect(open.body).toContain('switchboard_http_request_duration_seconds');
+  });
+
+  it('takes METRICS_TOKEN when the operator sets one, besides the operator token', async () => {
     const token = 'metrics-token-0123456789';
     const t = await buildMessagingApp({ env: { METRICS_TOKEN: token } });
     expectFailure(await t.app.inject({ url: '/metrics' }), 401, 'UNAUTHORIZED');
+    expect((await t.app.inject({ url: '/metrics', headers: adminHeaders })).statusCode).toBe(200);
     expectFailure(
       await t.app.inject({
         url: '/metrics',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const env = (databasePath: string, extra: Record<string, string> = {}) => ({
 });
 
 describe('starting the server', () => {
-  it('refuses a second server on the same SQLite file with one line, and takes over a dead one’s lock', async () => {
+  it('refuses a second server on the same SQLite file with one line, and a dead one’s lock is free', async () => {
     const databasePath = join(tempDir(), 'switchboard.db');
     const first = spawnEntry('src/main.ts', [], env(databasePath));
     const firstDone = completion(first);
@@ -39,6 +39,43 @@ describe('starting the server', () => {
     expect((await thirdDone).code).toBe(0);
     // A clean shutdown gives the lock back.
     expect(existsSync(`${databasePath}.lock`)).toBe(false);
+  });
+
+  it('lets exactly one of two servers started at the same instant on a killed server’s lock run', async () => {
+    const databasePath = join(tempDir(), 'switchboard.db');
+    const killed = spawnEntry('src/main.ts', [], env(databasePath));
+    const killedDone = completion(killed);
+    await listeningPort(killed);
+    killed.kill('SIGKILL');
+    await killedDone;
+    // The killed server's files are all still there: its pid, and the file it held the lock on.
+    expect(existsSync(`${databasePath}.lock`)).toBe(true);
+    expect(existsSync(`${databasePath}.lock.sqlite`)).toBe(true);
+
+    const pair = [
+      spawnEntry('src/main.ts', [], env(databasePath)),
+      spawnEntry('src/main.ts', [], env(databasePath)),
+    ];
+    const done = pair.map((child) => completion(child));
+    const listening = pair.map((child) => listeningPort(child).then(() => child));
+    // The loser exits at once; the winner listens.
+    const loser = await Promise.race(done);
+    expect(loser.code).toBe(1);
+    expect(loser.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Switchboard could not start: another Switchboard server( \(pid \d+\))? is using .*switchboard\.db: stop it, or set DATABASE_URL/,
+      ),
+    ]);
+    const winner = await Promise.any(listening);
+    expect(Number(readFileSync(`${databasePath}.lock`, 'utf8'))).toBe(winner.pid);
+    // The winner's lock dies with it: kill -9, and the next server runs.
+    winner.kill('SIGKILL');
+    await Promise.all(done);
+    const next = spawnEntry('src/main.ts', [], env(databasePath));
+    const nextDone = completion(next);
+    await listeningPort(next);
+    next.kill('SIGTERM');
+    expect((await nextDone).code).toBe(0);
   });
 
   it('starts on a first run, creating the folder of its database', async () => {

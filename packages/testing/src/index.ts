@@ -3,6 +3,7 @@
  * recorder, a manual clock and a loopback HTTP receiver. Test code only; never in a shipped bundle.
  */
 
+export { type FakeArgs, parseFakeArgs } from './fake-cli';
 export { freeLoopbackPort } from './free-port';
 export { type IngressRelay, startIngressRelay } from './ingress-relay';
 export {
@@ -19,6 +20,7 @@ export {
   type ProviderConformanceOptions,
   type ProviderConformanceSubject,
 } from './provider-conformance';
+export { type ProviderOperations, providerOperations } from './provider-operations';
 export {
   ProviderEventRecorder,
   type ProviderEventRecorderOptions,

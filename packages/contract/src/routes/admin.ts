@@ -15,7 +15,16 @@ import {
   CustomerNumberParams,
   NumberRemoved,
 } from '../schemas/admin';
+import { AdminListMessagesQuery, AdminMessageList } from '../schemas/admin-messages';
+import { OperatorStats, OperatorStatsQuery } from '../schemas/admin-stats';
 import { envelope, errors } from '../schemas/common';
+import {
+  AdminEraseContactRequest,
+  ContactErasure,
+  CustomerRetention,
+  ListContactErasuresQuery,
+  UpdateRetentionRequest,
+} from '../schemas/contact-erasure';
 import {
   CreateInstanceRequest,
   DeleteInstanceQuery,
@@ -25,6 +34,15 @@ import {
   UpdateInstanceRequest,
 } from '../schemas/instance';
 import { ListOptOutsQuery, OptOutList } from '../schemas/opt-out';
+import { InstanceSendPolicy, NumberSendPolicy, SendPolicySettings } from '../schemas/send-policy';
+import {
+  DiscardUnroutedInboundRequest,
+  ListUnroutedInboundQuery,
+  UnroutedInboundDiscarded,
+  UnroutedInboundIdParams,
+  UnroutedInboundItemDiscarded,
+  UnroutedInboundList,
+} from '../schemas/unrouted-inbound';
 
 const admin = { tag: 'Admin', auth: 'admin', rateLimited: false } satisfies RouteMetadata;
 
@@ -169,6 +187,31 @@ export const adminContract = c.router(
       },
       metadata: admin,
     },
+    getInstanceSendPolicy: {
+      method: 'GET',
+      path: '/admin/v1/instances/:id/send-policy',
+      summary: "Get an instance's send policy",
+      description: `The send policy the instance's numbers inherit, and the built-in defaults per channel. ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      responses: {
+        200: envelope(InstanceSendPolicy),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    putInstanceSendPolicy: {
+      method: 'PUT',
+      path: '/admin/v1/instances/:id/send-policy',
+      summary: "Set an instance's send policy",
+      description: `Replaces the send policy the instance's numbers inherit where their own leaves a field out. An \`inUseSince\` after today answers 400 \`VALIDATION_ERROR\`. ${OPERATOR_NOTE}`,
+      pathParams: InstanceIdParams,
+      body: SendPolicySettings,
+      responses: {
+        200: envelope(InstanceSendPolicy),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
     listInstances: {
       method: 'GET',
       path: '/admin/v1/instances',
@@ -215,6 +258,31 @@ export const adminContract = c.router(
       },
       metadata: admin,
     },
+    getNumberSendPolicy: {
+      method: 'GET',
+      path: '/admin/v1/customers/:id/numbers/:phoneNumber/send-policy',
+      summary: "Get a number's send policy",
+      description: `The number's own send policy, its instance's, and per channel what holds today with today's counts and any WhatsApp restriction. See docs/providers/keeping-numbers-healthy.md. ${OPERATOR_NOTE}`,
+      pathParams: CustomerNumberParams,
+      responses: {
+        200: envelope(NumberSendPolicy),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    putNumberSendPolicy: {
+      method: 'PUT',
+      path: '/admin/v1/customers/:id/numbers/:phoneNumber/send-policy',
+      summary: "Set a number's send policy",
+      description: `Replaces the number's own send policy (daily cap, cold-contact cap, warm-up ramp per channel; the day it has been in use since; the "already warm" override, logged). Fields left out inherit from the instance, then the channel's default. An \`inUseSince\` after today answers 400 \`VALIDATION_ERROR\`. ${OPERATOR_NOTE}`,
+      pathParams: CustomerNumberParams,
+      body: SendPolicySettings,
+      responses: {
+        200: envelope(NumberSendPolicy),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
     listCustomerOptOuts: {
       method: 'GET',
       path: '/admin/v1/customers/:id/opt-outs',
@@ -225,6 +293,104 @@ export const adminContract = c.router(
       responses: {
         200: envelope(OptOutList),
         ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    listMessages: {
+      method: 'GET',
+      path: '/admin/v1/messages',
+      summary: 'List messages across customers',
+      description: `Every customer's messages (or one's, with \`customerId\`), newest first, with the filters and cursor pagination of \`GET /v1/messages\`; each carries its \`customerId\`. Deleted messages and suppressed verification codes are never listed. ${OPERATOR_NOTE}`,
+      query: AdminListMessagesQuery,
+      responses: {
+        200: envelope(AdminMessageList),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'INVALID_RECIPIENT'),
+      },
+      metadata: admin,
+    },
+    getStats: {
+      method: 'GET',
+      path: '/admin/v1/stats',
+      summary: 'Traffic over a recent window',
+      description: `Counted from the database for every customer: outbound messages accepted in the window by their status now (sent, delivered, failed), how many fell back to another channel, and the webhook delivery attempts that failed. ${OPERATOR_NOTE}`,
+      query: OperatorStatsQuery,
+      responses: { 200: envelope(OperatorStats), ...errors('VALIDATION_ERROR') },
+      metadata: admin,
+    },
+    listUnroutedInbound: {
+      method: 'GET',
+      path: '/admin/v1/unrouted-inbound',
+      summary: 'List kept inbound items no customer could receive',
+      description: `Inbound messages, reactions and events an upstream handed the gateway for an address no customer has on the receiving instance, oldest first. They are kept until the address is assigned on that instance (then delivered to that customer, in order), discarded, or \`UNROUTED_INBOUND_RETENTION_MS\` ends. ${OPERATOR_NOTE}`,
+      query: ListUnroutedInboundQuery,
+      responses: { 200: envelope(UnroutedInboundList), ...errors('VALIDATION_ERROR') },
+      metadata: admin,
+    },
+    discardUnroutedInboundItem: {
+      method: 'DELETE',
+      path: '/admin/v1/unrouted-inbound/:id',
+      summary: 'Discard a kept inbound item',
+      description: `Forgets one kept inbound item without delivering it. ${OPERATOR_NOTE}`,
+      pathParams: UnroutedInboundIdParams,
+      body: c.noBody(),
+      responses: {
+        200: envelope(UnroutedInboundItemDiscarded),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    discardUnroutedInbound: {
+      method: 'POST',
+      path: '/admin/v1/unrouted-inbound/discard',
+      summary: 'Discard the kept inbound items of an address or instance',
+      description: `Forgets, without delivering them, every kept inbound item to \`address\`, of \`instanceId\`, or both. ${OPERATOR_NOTE}`,
+      body: DiscardUnroutedInboundRequest,
+      responses: { 200: envelope(UnroutedInboundDiscarded), ...errors('VALIDATION_ERROR') },
+      metadata: admin,
+    },
+    eraseContact: {
+      method: 'POST',
+      path: '/admin/v1/contact-erasures',
+      summary: 'Forget a contact',
+      description: `Erases everything held about one address, as \`POST /v1/contact-erasures\` does for a customer: for one customer with \`customerId\`, otherwise across every customer and the kept unrouted inbound items. The opt-out ledger keeps the fact that it opted out. ${OPERATOR_NOTE}`,
+      body: AdminEraseContactRequest,
+      responses: {
+        201: envelope(ContactErasure),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    listContactErasures: {
+      method: 'GET',
+      path: '/admin/v1/contact-erasures',
+      summary: 'List contact erasures',
+      description: `Erasures newest first (the last 100): one customer's with \`customerId\` (its own and the operator's for it), otherwise the operator's erasures across customers. ${OPERATOR_NOTE}`,
+      query: ListContactErasuresQuery,
+      responses: { 200: envelope(z.array(ContactErasure)), ...errors('VALIDATION_ERROR') },
+      metadata: admin,
+    },
+    getCustomerRetention: {
+      method: 'GET',
+      path: '/admin/v1/customers/:id/retention',
+      summary: "Get a customer's retention",
+      description: `The deployment's retention periods, the customer's overrides and what applies. ${OPERATOR_NOTE}`,
+      pathParams: CustomerIdParams,
+      responses: {
+        200: envelope(CustomerRetention),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    updateCustomerRetention: {
+      method: 'PUT',
+      path: '/admin/v1/customers/:id/retention',
+      summary: "Set a customer's retention",
+      description: `Sets the customer's own periods (days; null: the deployment's). A period is at most the deployment's: a longer one answers 400 \`VALIDATION_ERROR\` (a customer may keep less, never more than the operator provisioned for). Fields left out keep their value. ${OPERATOR_NOTE}`,
+      pathParams: CustomerIdParams,
+      body: UpdateRetentionRequest,
+      responses: {
+        200: envelope(CustomerRetention),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
       metadata: admin,
     },

@@ -25,7 +25,7 @@ const CHAT_ID_NOTE =
   '`{chatId}` is the URL-encoded provider chat identifier or the chat’s `conversationId`; an unknown or foreign chat answers 404 `CONVERSATION_NOT_FOUND`.';
 
 // A group-only operation on a 1:1 chat answers VALIDATION_ERROR, the code for a request that
-// cannot apply to the resource it names (see docs/decisions/events-chats-whatsapp.md).
+// cannot apply to the resource it names (see docs/decisions/0034-group-only-operations-on-a-1-1-chat.md).
 const GROUP_ONLY_NOTE = 'Groups only: on a 1:1 chat it answers 400 `VALIDATION_ERROR`.';
 
 /** The chat and group routes (`/v1/chats`), on imessage and whatsapp. */
@@ -36,12 +36,13 @@ export const chatsContract = c.router(
       path: '/groups',
       summary: 'Create a group chat',
       description:
-        "Creates a group with the given participants on `imessage` (default) or `whatsapp`, from the `from` instance or the customer's default instance for the channel. A whatsapp group needs a `name` (`NAME_REQUIRED`) and stays pinned to its instance.",
+        "Creates a group with the given participants on `imessage` (default) or `whatsapp`, from the `from` instance or the customer's default instance for the channel. A whatsapp group needs a `name` (`NAME_REQUIRED`) and stays pinned to its instance. An imessage group needs at least two other members (with one, Messages makes the direct chat: 400 `VALIDATION_ERROR`) and a first message, since iMessage has no empty group: the group's `name`, or 👋 when it has none, is sent to its members and answered as `firstMessage`. Creating, renaming and changing members of imessage groups needs the BlueBubbles Private API (`CHANNEL_NOT_SUPPORTED` with the reason otherwise).",
       body: CreateGroupRequest,
       responses: {
         201: envelope(CreatedGroup),
         ...errors(
           'VALIDATION_ERROR',
+          'CHANNEL_NOT_SUPPORTED',
           'INVALID_PHONE_NUMBER',
           'NAME_REQUIRED',
           'NO_DEFAULT_ADDRESS',

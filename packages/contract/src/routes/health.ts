@@ -43,12 +43,12 @@ export const healthContract = c.router({
     path: '/metrics',
     summary: 'Prometheus metrics',
     description:
-      'The server’s metrics in the Prometheus text format: API requests by route and status with latency, messages by status and channel, outbox and scheduled depth, webhook attempts by outcome with their lag, event-stream subscribers, provider health per instance, event-loop lag. Open unless the operator sets `METRICS_TOKEN`; then `Authorization: Bearer <METRICS_TOKEN>` is required (401 `UNAUTHORIZED` otherwise). Not rate limited.',
+      'The server’s metrics in the Prometheus text format: API requests by route and status with latency, messages by status and channel, outbox and scheduled depth, webhook attempts by outcome with their lag, event-stream subscribers, provider health per instance, event-loop lag. Needs `Authorization: Bearer <token>` with the operator token (`SWITCHBOARD_ADMIN_TOKEN`) or `METRICS_TOKEN` (401 `UNAUTHORIZED` otherwise; an API key does not open it), unless the operator sets `METRICS_OPEN=true`. Not rate limited.',
     responses: {
       200: c.otherResponse({ contentType: 'text/plain', body: z.string() }),
       ...errors('UNAUTHORIZED', 'INTERNAL_ERROR'),
     },
-    metadata: { tag: 'Health', auth: false, rateLimited: false },
+    metadata: { tag: 'Health', auth: 'metrics', rateLimited: false },
   },
   docs: {
     method: 'GET',

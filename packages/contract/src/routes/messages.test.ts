@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../openapi';
+import { buildOpenApiDocument } from '../openapi/document';
 import { messagesContract } from './messages';
 
 type Json = Record<string, unknown>;
@@ -41,6 +41,7 @@ describe('the Messages operations', () => {
     ['list', 'get', '/v1/messages', 'messagesList', false],
     ['listScheduled', 'get', '/v1/messages/scheduled', 'messagesListScheduled', false],
     ['get', 'get', '/v1/messages/{id}', 'messagesGet', false],
+    ['routing', 'get', '/v1/messages/{id}/routing', 'messagesRouting', false],
     ['retry', 'post', '/v1/messages/{id}/retry', 'messagesRetry', false],
     ['unsend', 'post', '/v1/messages/{id}/unsend', 'messagesUnsend', false],
     ['edit', 'put', '/v1/messages/{id}', 'messagesEdit', true],
@@ -49,7 +50,7 @@ describe('the Messages operations', () => {
     ['cancelSchedule', 'delete', '/v1/messages/{id}/schedule', 'messagesCancelSchedule', false],
   ] as const;
 
-  it('has exactly the ten route keys', () => {
+  it('has exactly the eleven route keys', () => {
     expect(Object.keys(messagesContract).sort()).toEqual(table.map(([key]) => key).sort());
   });
 
@@ -73,7 +74,7 @@ describe('the Messages operations', () => {
   it('documents every error the send can answer', () => {
     const op = operation('post', '/v1/messages');
     expect(dataSchema(op, '202')).toEqual(ref('SendMessageResult'));
-    expect(dataSchema(op, '200')).toEqual(ref('SendMessageResult'));
+    expect(dataSchema(op, '200')).toEqual(ref('Message'));
     expect(op.requestBody).toMatchObject({
       content: { 'application/json': { schema: ref('SendMessageRequest') } },
     });
@@ -99,7 +100,7 @@ describe('the Messages operations', () => {
       'RECIPIENT_OPTED_OUT',
     ]);
     expect(codes['404']?.sort()).toEqual(['CONVERSATION_NOT_FOUND', 'REPLY_NOT_FOUND']);
-    expect(codes['409']).toEqual(['CONVERSATION_NOT_READY']);
+    expect(codes['409']?.sort()).toEqual(['ALREADY_DELETED', 'CONVERSATION_NOT_READY']);
   });
 
   it('answers the spec codes of the per-message operations', () => {
@@ -152,6 +153,15 @@ describe('the Messages operations', () => {
 
   it('documents the list filters as query parameters', () => {
     const names = (operation('get', '/v1/messages').parameters as Json[]).map((p) => p.name);
-    expect(names).toEqual(['limit', 'cursor', 'status', 'to']);
+    expect(names).toEqual([
+      'limit',
+      'cursor',
+      'status',
+      'to',
+      'from',
+      'channel',
+      'createdAfter',
+      'createdBefore',
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import {
   RetryResult,
   SendMessageResult,
 } from '../schemas/message';
+import { MessageRouting } from '../schemas/routing-trace';
 import { SendMessageHeaders, SendMessageRequest } from '../schemas/send-request';
 
 const metadata = { tag: 'Messages' } satisfies RouteMetadata;
@@ -26,11 +27,11 @@ export const messagesContract = c.router(
       path: '/v1/messages',
       summary: 'Send a message',
       description:
-        'Queues a message to `to` (E.164, e-mail style address or WhatsApp group JID) or into the chat `chatId`. Routing tries `imessage` then `sms` by default; `routing` changes the order and fallback. With `scheduledAt` the message waits until then (status `scheduled`). Answers 202 with the accepted message. A repeated idempotency key (the body’s `idempotencyKey` or the `Idempotency-Key` header) answers 200 with the same body the first request got (the message it created, as created) and the header `Idempotent-Replayed: true`. The outcome arrives through `message.*` events.',
+        'Queues a message to `to` (E.164, e-mail style address or WhatsApp group JID) or into the chat `chatId`. Routing tries `imessage` then `sms` by default; `routing` changes the order and fallback. With `scheduledAt` the message waits until then (status `scheduled`). Answers 202 with the accepted message. A repeated idempotency key (the body’s `idempotencyKey` or the `Idempotency-Key` header) sends nothing again: it answers 200 with the message that key created as it is now (the `Message` of `GET /v1/messages/{id}`) and the header `Idempotent-Replayed: true`, or 409 `ALREADY_DELETED` when that message was deleted. The outcome arrives through `message.*` events.',
       headers: SendMessageHeaders,
       body: SendMessageRequest,
       responses: {
-        200: envelope(SendMessageResult),
+        200: envelope(Message),
         202: envelope(SendMessageResult),
         ...errors(
           'VALIDATION_ERROR',
@@ -52,6 +53,7 @@ export const messagesContract = c.router(
           'CONVERSATION_NOT_READY',
           'PAYLOAD_TOO_LARGE',
           'UNSUPPORTED_MEDIA_TYPE',
+          'ALREADY_DELETED',
         ),
       },
       metadata,
@@ -86,6 +88,16 @@ export const messagesContract = c.router(
       description: 'The message with its status, channel and timeline.',
       pathParams: MessagePathParams,
       responses: { 200: envelope(Message), ...errors('NOT_FOUND') },
+      metadata,
+    },
+    routing: {
+      method: 'GET',
+      path: '/v1/messages/:id/routing',
+      summary: 'Get the routing trace of a message',
+      description:
+        'Why the message went where it went: every channel and instance considered or tried, oldest first, across the send and its retries, each with its decision (`skipped`, `tried`, `accepted`, `refused`, `failed`, `waited`, `blocked`) and reason (a capability answer and its age, a provider refusal and its code, an opt-out, a pacing wait), and the upstream id of the send that was accepted. Empty for inbound messages and sends not routed yet. Another customer’s message, or a deleted one, answers `NOT_FOUND`.',
+      pathParams: MessagePathParams,
+      responses: { 200: envelope(MessageRouting), ...errors('NOT_FOUND') },
       metadata,
     },
     retry: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../openapi';
+import { buildOpenApiDocument } from '../openapi/document';
 
 type Json = Record<string, unknown>;
 

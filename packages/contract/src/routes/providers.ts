@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { c } from '../contract-builder';
-import { doc } from '../openapi-meta';
 import type { RouteMetadata } from '../route-metadata';
+import { doc } from '../schema-annotations';
 import { errors } from '../schemas/common';
 import { IngressParams } from '../schemas/instance';
 

@@ -33,7 +33,7 @@ describe('POST /v1/webhooks body', () => {
     ['a secret of 16 characters', { ...valid, secret: 's'.repeat(16) }],
     ['a secret of 256 characters', { ...valid, secret: 's'.repeat(256) }],
     // http passes the contract; the server's URL guard requires https unless
-    // WEBHOOK_ALLOW_PRIVATE_URLS=true (see docs/decisions.md).
+    // WEBHOOK_ALLOW_PRIVATE_URLS=true (see docs/decisions/0141-outbound-urls-syntax-in-the-contract-scheme-and.md).
     ['an http URL', { ...valid, url: 'http://example.com/hook' }],
     [
       'a URL with port, path and query',

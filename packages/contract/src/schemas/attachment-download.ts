@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doc } from '../openapi-meta';
+import { doc } from '../schema-annotations';
 
 // ---------------------------------------------------------------------------------------------
 // Attachment download (the pre-signed URLs of stored attachments)

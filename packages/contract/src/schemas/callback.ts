@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Pagination } from './common';
 import { deliveryAttemptShape, WebhookDeliveryQuery } from './webhook';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { PhoneNumber, Timestamp } from './common';
 
 /** `GET /v1/capabilities/:phoneNumber` path parameters; a bad number answers `INVALID_PHONE_NUMBER`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { ChatChannel } from './chat';
 import { Uuid } from './common';
 import { eventAddress } from './event-fields';

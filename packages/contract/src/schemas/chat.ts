@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import {
   addCodedIssue,
   E164_PATTERN,
@@ -221,7 +221,14 @@ export type Chat = z.infer<typeof Chat>;
 export const CreatedGroup = component(
   'CreatedGroup',
   z.union([
-    IMessageChat.extend({ createdAt: Timestamp }),
+    IMessageChat.extend({
+      createdAt: Timestamp,
+      firstMessage: doc(z.string().optional(), {
+        description:
+          'imessage: the message sent to create the group, which the caller did not write (iMessage has no empty group): the group’s `name`, or 👋 when it has none.',
+        example: 'Launch crew',
+      }),
+    }),
     WhatsAppChat.extend({ createdAt: Timestamp }),
   ]),
   {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, type ErrorStatus } from '../errors';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 
 /**
  * The key under which a schema refinement names the spec error code it stands for.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doc } from '../openapi-meta';
+import { doc } from '../schema-annotations';
 
 /** An event id: `evt_` followed by a unique suffix. Receivers deduplicate on it. */
 export const EventId = doc(z.string().regex(/^evt_[\w-]+$/), {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 
 /** The longest `Last-Event-ID` accepted (event ids are `evt_` + a UUID). */
 const EVENT_ID_MAX_LENGTH = 200;

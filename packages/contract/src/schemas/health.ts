@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Timestamp } from './common';
 
 /**
@@ -14,6 +14,7 @@ export const HEALTH_WARNING_CODES = [
   'upstream_unreachable',
   'credentials_rejected',
   'whatsapp_session_disconnected',
+  'receiving_addresses_several',
 ] as const;
 /** Why a provider instance is not fully healthy. */
 export type HealthWarningCode = (typeof HEALTH_WARNING_CODES)[number];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Channel, E164_PATTERN, HealthStatus, Timestamp, Uuid } from './common';
+import { DeliveryWatchdogSettings } from './delivery-watchdog';
 import { InstanceMediaLimits } from './media';
 
 /** How fast an instance may hand messages to its upstream. */
@@ -18,21 +19,40 @@ export const InstancePacing = component(
           'Most messages of this instance handed to the upstream at once. Defaults: 1 on `bluebubbles` and `baileys`, 4 on `twilio`, 16 on `simulator`.',
         example: 1,
       }),
+      jitter: doc(z.number().min(0).max(1).optional(), {
+        description:
+          'How far each gap between two sends of a sender number strays from `1 / perSecond`, at random: each gap is drawn evenly in `[1 - jitter, 1 + jitter]` × the interval, so the average rate is `perSecond` but no two gaps are alike (a fixed interval is what flags a number as a bot). `0`: a fixed interval. Defaults: 0.5 on `bluebubbles`, `twilio` and `baileys`, 0 on `simulator`.',
+        example: 0.5,
+      }),
     })
     .strict(),
-  { description: 'Send rate and concurrency limits of one instance.' },
+  { description: 'Send rate, jitter and concurrency limits of one instance.' },
 );
-/** Send rate and concurrency limits of one instance. */
+/** Send rate, jitter and concurrency limits of one instance. */
 export type InstancePacing = z.infer<typeof InstancePacing>;
 
 const pacing = InstancePacing.optional();
 const mediaLimits = InstanceMediaLimits.optional();
+const deliveryWatchdog = DeliveryWatchdogSettings.optional();
 
 /** An absolute http(s) URL of an upstream API (loopback allowed: the operator chose it). */
 const UpstreamUrl = z
   .string()
   .url()
   .refine((value) => /^https?:\/\//i.test(value), 'must be an http:// or https:// URL');
+
+/** The URL of a proxy: http(s) or SOCKS5, host and port, no credentials in it. */
+const ProxyUrl = z
+  .string()
+  .url()
+  .refine(
+    (value) => /^(https?|socks5h?):\/\//i.test(value),
+    'must be an http://, https://, socks5:// or socks5h:// URL',
+  )
+  .refine(
+    (value) => !/^[a-z0-9]+:\/\/[^/]*@/i.test(value),
+    'must not hold credentials: give them as proxyUsername and proxyPassword',
+  );
 
 /** A secret setting: write-only, answered masked. */
 function secret(description: string, min = 1) {
@@ -60,6 +80,7 @@ export const SimulatorInstanceConfig = component(
         16,
       ).optional(),
       pacing,
+      deliveryWatchdog,
       mediaLimits,
     })
     .strict(),
@@ -88,6 +109,7 @@ export const BlueBubblesInstanceConfig = component(
           '`auto` (default): the Private API when its helper is connected, AppleScript otherwise.',
       }),
       pacing,
+      deliveryWatchdog,
       mediaLimits,
     })
     .strict(),
@@ -138,6 +160,7 @@ export const TwilioInstanceConfig = component(
           'Ask Lookup v2 line type intelligence before sms sends (a paid call). Off: every valid number is sms-reachable.',
       }),
       pacing,
+      deliveryWatchdog,
       mediaLimits,
     })
     .strict()
@@ -172,9 +195,35 @@ export const BaileysInstanceConfig = component(
       markOnlineOnConnect: doc(z.boolean().default(false), {
         description: 'Appear online when connected (phones then stop showing notifications).',
       }),
+      proxyUrl: doc(ProxyUrl.optional(), {
+        description:
+          "A proxy the instance's WhatsApp sockets and media uploads go out through, so numbers do not share one IP: `http://`, `https://` or `socks5://` (`socks5h://` resolves names at the proxy), host and port only; credentials go in `proxyUsername` and `proxyPassword`.",
+        example: 'socks5://proxy.example.com:1080',
+      }),
+      proxyUsername: doc(z.string().min(1).max(255).optional(), {
+        description: 'The proxy user name (with `proxyPassword`).',
+      }),
+      proxyPassword: secret('The proxy password.').optional(),
       pacing,
+      deliveryWatchdog,
     })
-    .strict(),
+    .strict()
+    .superRefine((value, ctx) => {
+      if (value.proxyUrl === undefined && value.proxyUsername !== undefined) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['proxyUsername'],
+          message: 'proxyUsername needs a proxyUrl',
+        });
+      }
+      if (value.proxyPassword !== undefined && value.proxyUsername === undefined) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['proxyPassword'],
+          message: 'proxyPassword needs a proxyUsername',
+        });
+      }
+    }),
   { description: 'Settings of the Baileys WhatsApp adapter.' },
 );
 /** `config` of a `baileys` instance. */
@@ -193,7 +242,7 @@ export const INSTANCE_SECRET_FIELDS = {
   simulator: ['ingressSecret'],
   bluebubbles: ['password'],
   twilio: ['authToken', 'apiKeySecret'],
-  baileys: [],
+  baileys: ['proxyPassword'],
 } as const satisfies Record<keyof typeof INSTANCE_CONFIG_SCHEMAS, readonly string[]>;
 
 /** The channels each adapter can serve. */

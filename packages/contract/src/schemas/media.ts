@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Channel } from './common';
 
 /** A file of a message in another form: a browser-playable copy of what a phone sent. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc, extendApi } from '../openapi-meta';
+import { component, doc, extendApi } from '../schema-annotations';
 import { WhatsAppParticipant } from './chat';
 import { Channel, MessageId, Uuid } from './common';
 import { eventAddress } from './event-fields';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extendApi } from '../openapi-meta';
+import { extendApi } from '../schema-annotations';
 import {
   addCodedIssue,
   E164_PATTERN,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, extendApi } from '../openapi-meta';
+import { component, extendApi } from '../schema-annotations';
 import { METADATA_LIMITS } from './message-rules';
 import { type KnownReactionType, TAPBACK_TYPES, WHATSAPP_TAPBACK_EMOJI } from './tapbacks';
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Channel, MessageId, PageQuery, Pagination, Timestamp, Uuid } from './common';
 import { AttachmentRendition, MediaConversion } from './media';
 
@@ -62,6 +62,28 @@ export const MessageAttachment = component(
 /** A file of a stored message. */
 export type MessageAttachment = z.infer<typeof MessageAttachment>;
 
+/** Why a queued message waits for its sender number's send policy. */
+export const MessageHold = component(
+  'MessageHold',
+  z.object({
+    code: doc(z.enum(['daily_cap', 'cold_contact_cap', 'warm_up', 'restricted']), {
+      description:
+        "`daily_cap`: today's sends of the number are used up; `warm_up`: today's cap of the number's warm-up ramp is; `cold_contact_cap`: today's new contacts are; `restricted`: WhatsApp restricted the number and this recipient never wrote to it. New values may be added.",
+    }),
+    message: doc(z.string(), {
+      description: 'The hold in one sentence.',
+      example: "This number's daily cap of 250 sends on whatsapp is used up today",
+    }),
+    until: doc(Timestamp, {
+      description:
+        'When the allowance returns (the next day in the configured zone, or the end of the restriction); the message leaves then, or fails with `SEND_POLICY_HOLD_EXPIRED` after the hold window.',
+    }),
+  }),
+  { description: "Why a queued message waits for its sender number's send policy." },
+);
+/** Why a queued message waits for its sender number's send policy. */
+export type MessageHold = z.infer<typeof MessageHold>;
+
 /** A message, outbound or inbound. */
 export const Message = component(
   'Message',
@@ -79,6 +101,10 @@ export const Message = component(
       description:
         'On sms: the segments the carrier bills the send as (160 GSM-7 or 70 UCS-2 characters per single segment, 153/67 per part of a longer text; each MMS counts one), as the upstream reported them (Twilio `num_segments`, summed over the Twilio messages of the send). Absent on other channels and until the upstream accepted the send.',
       example: 2,
+    }),
+    hold: doc(MessageHold.nullable().optional(), {
+      description:
+        "Why a `queued` message waits for its sender number's send policy (see `GET /v1/numbers/{phoneNumber}/send-policy`); null or absent when it does not wait for one.",
     }),
     to: doc(z.string().optional(), {
       description:
@@ -209,6 +235,23 @@ export const ListMessagesQuery = PageQuery.extend({
   to: doc(MessageRecipient.optional(), {
     description: 'Only messages with this recipient (E.164, e-mail style address or group JID).',
     example: '+14155550100',
+  }),
+  from: doc(MessageRecipient.optional(), {
+    description:
+      'Only messages with this sender: one of your numbers for outbound, the contact for inbound.',
+    example: '+14155550199',
+  }),
+  channel: doc(z.enum(Channel.options).optional(), {
+    description: 'Only messages routed to this channel.',
+    example: 'sms',
+  }),
+  createdAfter: doc(z.string().datetime({ offset: true }).optional(), {
+    description: 'Only messages created at or after this time (ISO 8601 with offset).',
+    example: '2026-11-21T09:00:00Z',
+  }),
+  createdBefore: doc(z.string().datetime({ offset: true }).optional(), {
+    description: 'Only messages created before this time (ISO 8601 with offset).',
+    example: '2026-11-21T10:00:00Z',
   }),
 }).strict();
 /** `GET /v1/messages` query. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { HealthStatus, PhoneNumber } from './common';
 
 /** A sender address of the customer: usable as `from`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { Channel, PageQuery, Pagination, Timestamp } from './common';
 import { eventAddress } from './event-fields';
 import { QueryAddress } from './message-rules';
@@ -13,7 +13,7 @@ export const OptOutStatus = doc(z.enum(['opted_out', 'opted_in']), {
 /** What recorded an opt-out or opt-in. */
 export const OptOutSource = doc(z.enum(['keyword', 'upstream']), {
   description:
-    '`keyword`: the recipient texted STOP, UNSUBSCRIBE, CANCEL, END, QUIT, STOPALL (opt-out) or START, UNSTOP (opt-in). `upstream`: the upstream refused a send because the recipient opted out with it (Twilio error 21610).',
+    '`keyword`: the recipient texted STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT (opt-out) or START, YES, UNSTOP (opt-in), or a keyword the upstream’s own opt-out handling reported (Twilio’s Advanced Opt-Out `OptOutType`). `upstream`: the upstream refused a send because the recipient opted out with it (Twilio error 21610).',
 });
 
 /** One recipient's opt-out state for one of the customer's sender numbers. */

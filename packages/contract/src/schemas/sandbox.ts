@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FaceTimeCallStatus } from '../events';
-import { component, doc, type SchemaDocs } from '../openapi-meta';
+import { component, doc, type SchemaDocs } from '../schema-annotations';
 import { ChatChannel } from './chat';
 import { Channel, HealthStatus, MessageId, PhoneNumber, Uuid } from './common';
 import { HEALTH_WARNING_CODES } from './health';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { addCodedIssue, Channel, Uuid } from './common';
 import {
   ATTACHMENTS_MAX,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../event-types';
-import { component, doc } from '../openapi-meta';
+import { component, doc } from '../schema-annotations';
 import { isHttpUrl, OUTBOUND_URL_MESSAGE, PageQuery, Pagination } from './common';
 
 /** The subscription value that matches every event type, current and future. */

@@ -35,12 +35,12 @@ export type CallbackDelivery = {
   url: string;
   id: string;
   createdAt: string;
+  attempt: number;
   error: null | string;
   eventId: string;
   statusCode: null | number;
   durationMs: null | number;
   eventType: string;
-  attempt: number;
   trigger: 'retry' | 'test' | 'event' | 'redelivery';
   attemptedAt: null | string;
   nextAttemptAt: null | string;
@@ -82,6 +82,14 @@ export type CapabilityRecord = {
 /** The delivery channels.
  * A delivery channel. */
 export type Channel = 'imessage' | 'sms' | 'whatsapp';
+
+/** What a send policy sets for one channel; a field left out inherits.
+ * What a send policy sets for one channel. */
+export type ChannelSendPolicy = {
+  dailyCap?: undefined | null | number;
+  coldContactDailyCap?: undefined | null | number;
+  warmUpRamp?: undefined | null | number[];
+};
 
 /** `GET /v1/chats/{chatId}`: a chat on either channel (tell them apart by `channel`).
  * A chat on either channel. */
@@ -125,6 +133,16 @@ export type ChatTitleChangedData = {
   conversationId?: undefined | string;
 };
 
+/** The record of one erasure. */
+export type ContactErasure = {
+  id: string;
+  createdAt: string;
+  customerId: null | string;
+  addressHash: string;
+  requestedBy: string;
+  counts: ErasureCounts;
+};
+
 /** Data of `contact.opted_out` and `contact.opted_in`. */
 export type ContactOptOutData = {
   status: 'opted_out' | 'opted_in';
@@ -158,11 +176,12 @@ export type CreatedGroup =
       conversationId?: undefined | string;
       channel?: undefined | 'imessage';
       name?: undefined | string;
+      firstMessage?: undefined | string;
     }
   | {
       chatId: string;
-      createdAt: string;
       channel: 'whatsapp';
+      createdAt: string;
       participants: WhatsAppParticipant[];
       isGroup: boolean;
       conversationId?: undefined | string;
@@ -188,6 +207,52 @@ export type DeleteResult = {
   deleted: true;
 };
 
+/** A number's policy on one channel as it holds today, with today's counts.
+ * A number's policy on one channel as it holds today. */
+export type EffectiveSendPolicy = {
+  restricted: null | {
+    code: null | string;
+    until: string;
+    reason: null | string;
+  };
+  channel: Channel;
+  inUseSince: string;
+  alreadyWarm: boolean;
+  dailyCap: null | number;
+  coldContactDailyCap: null | number;
+  warmUpRamp: number[];
+  dayInUse: number;
+  warmUpCap: null | number;
+  todaysCap: null | number;
+  usage: {
+    sends: number;
+    coldContacts: number;
+  };
+  day: string;
+  resetsAt: string;
+};
+
+/** `POST /v1/contact-erasures` body. */
+export type EraseContactRequest = {
+  address: string;
+};
+
+/** How much an erasure removed. */
+export type ErasureCounts = {
+  messages: number;
+  attachments: number;
+  reactions: number;
+  chats: number;
+  events: number;
+  deliveries: number;
+  groupsLeft: number;
+  receipts: number;
+  signupCodes: number;
+  faceTimeCalls: number;
+  capabilityCache: number;
+  unroutedInbound: number;
+};
+
 /** Every error code of the API. */
 export type ErrorCode =
   | 'UNAUTHORIZED'
@@ -204,6 +269,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'REPLY_NOT_FOUND'
   | 'CHANNEL_NOT_SUPPORTED'
+  | 'SEND_POLICY_HOLD_EXPIRED'
   | 'NO_CHANNEL_AVAILABLE'
   | 'FROM_INSTANCE_CANNOT_REACH'
   | 'NAME_REQUIRED'
@@ -225,12 +291,15 @@ export type ErrorCode =
   | 'ALREADY_EXISTS'
   | 'INSTANCE_IN_USE'
   | 'METHOD_NOT_ALLOWED'
+  | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMIT_EXCEEDED'
   | 'PROVIDER_TIMEOUT'
   | 'EDIT_FAILED'
   | 'IMESSAGE_SEND_FAILED'
+  | 'MEDIA_NOT_AN_IMAGE'
   | 'MEDIA_CONVERSION_FAILED'
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE'
@@ -324,7 +393,8 @@ export type HealthWarningCode =
   | 'icloud_account_missing'
   | 'upstream_unreachable'
   | 'credentials_rejected'
-  | 'whatsapp_session_disconnected';
+  | 'whatsapp_session_disconnected'
+  | 'receiving_addresses_several';
 
 /** An iMessage chat: participants are plain addresses.
  * An iMessage chat. */
@@ -423,7 +493,6 @@ export type Message = {
     | 'love';
   scheduledAt: null | string;
   id: string;
-  createdAt: string;
   direction: 'outbound' | 'inbound';
   channel: null | 'imessage' | 'sms' | 'whatsapp';
   timeline: TimelineEntry[];
@@ -432,11 +501,13 @@ export type Message = {
   errorCode: null | string;
   errorMessage: null | string;
   retryCount: number;
+  createdAt: string;
   updatedAt: string;
   to?: undefined | string;
   conversationId?: undefined | string;
   source?: undefined | 'device';
   segments?: undefined | number;
+  hold?: undefined | null | MessageHold;
 };
 
 /** A file of a stored message: metadata only, never the bytes.
@@ -538,6 +609,13 @@ export type MessageFallbackData = {
   sender?: undefined | SenderFragment;
 };
 
+/** Why a queued message waits for its sender number's send policy. */
+export type MessageHold = {
+  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted';
+  message: string;
+  until: string;
+};
+
 /** Data of `message.inbound`. */
 export type MessageInboundData = {
   text: string;
@@ -594,12 +672,19 @@ export type MessageReactionData = {
   };
 };
 
+/** The routing trace of a message: `GET /v1/messages/{id}/routing`.
+ * The routing trace of a message. */
+export type MessageRouting = {
+  messageId: string;
+  steps: RoutingStep[];
+};
+
 /** Lifecycle status of a message.
  * A message status. */
 export type MessageStatus =
   | 'queued'
-  | 'scheduled'
   | 'pending'
+  | 'scheduled'
   | 'sent'
   | 'delivered'
   | 'read'
@@ -611,6 +696,16 @@ export type MessageStatus =
  * Custom key-value data. */
 export type Metadata = {
   [key: string]: null | string | number | boolean;
+};
+
+/** A number's send policy: as set, inherited, and in effect today per channel.
+ * A number's send policy. */
+export type NumberSendPolicy = {
+  instanceId: string;
+  phoneNumber: string;
+  policy: SendPolicySettings;
+  instancePolicy: SendPolicySettings;
+  effective: EffectiveSendPolicy[];
 };
 
 /** A verification code detected in an inbound message.
@@ -697,6 +792,60 @@ export type RetryResult = {
   status: 'queued';
   id: string;
   retryCount: number;
+};
+
+/** What the capability check answered for a channel. */
+export type RoutingCapability = {
+  source: 'cache' | 'provider';
+  reachable: null | boolean;
+  ageMs: number;
+};
+
+/** What the gateway did at one step of a message's routing. */
+export type RoutingDecision =
+  | 'failed'
+  | 'skipped'
+  | 'tried'
+  | 'accepted'
+  | 'refused'
+  | 'waited'
+  | 'blocked';
+
+/** Why the gateway took a routing decision. */
+export type RoutingReason =
+  | 'fallback_disabled'
+  | 'channel_not_served'
+  | 'recipient_unreachable'
+  | 'reachable'
+  | 'reachability_unknown'
+  | 'pinned_to_chat'
+  | 'resumed'
+  | 'media_not_accepted'
+  | 'provider_accepted'
+  | 'provider_refused'
+  | 'provider_error'
+  | 'upstream_down'
+  | 'instance_unavailable'
+  | 'pacing'
+  | 'send_policy'
+  | 'opted_out'
+  | 'unsafe_url'
+  | 'no_channel_left';
+
+/** One step of a message's routing trace. */
+export type RoutingStep = {
+  at: string;
+  code: null | string;
+  channel: null | 'imessage' | 'sms' | 'whatsapp';
+  externalId: null | string;
+  sequence: number;
+  attempt: number;
+  instanceId: null | string;
+  decision: RoutingDecision;
+  reason: RoutingReason;
+  detail: string;
+  capability: null | RoutingCapability;
+  waitMs: null | number;
 };
 
 /** What a simulated audio keep created. */
@@ -827,6 +976,20 @@ export type SendMessageResult = {
   createdAt: string;
   to?: undefined | string;
   conversationId?: undefined | string;
+};
+
+/** A send policy as the operator sets it on a number or an instance.
+ * A send policy as the operator sets it. */
+export type SendPolicySettings = {
+  inUseSince?: undefined | null | string;
+  alreadyWarm?: undefined | boolean;
+  channels?:
+    | undefined
+    | {
+        imessage?: undefined | ChannelSendPolicy;
+        sms?: undefined | ChannelSendPolicy;
+        whatsapp?: undefined | ChannelSendPolicy;
+      };
 };
 
 /** The sending instance of a chat-keyed send, as its lifecycle events show it.
@@ -1060,13 +1223,13 @@ export type WebhookDelivery = {
   status: WebhookDeliveryStatus;
   id: string;
   createdAt: string;
+  attempt: number;
   error: null | string;
   eventId: string;
   statusCode: null | number;
   durationMs: null | number;
   webhookId: string;
   eventType: string;
-  attempt: number;
   trigger: 'retry' | 'test' | 'event' | 'redelivery';
   attemptedAt: null | string;
   nextAttemptAt: null | string;
@@ -1382,15 +1545,19 @@ export interface Operations {
     send: {
       body: SendMessageInput;
       query: never;
-      data: SendMessageResult;
+      data: Message | SendMessageResult;
     };
     list: {
       body: never;
       query: {
         status?: MessageStatus | undefined;
         to?: undefined | string;
+        from?: undefined | string;
+        channel?: Channel | undefined;
         limit?: undefined | number;
         cursor?: undefined | string;
+        createdAfter?: undefined | string;
+        createdBefore?: undefined | string;
       };
       data: MessageList;
     };
@@ -1406,6 +1573,11 @@ export interface Operations {
       body: never;
       query: never;
       data: Message;
+    };
+    routing: {
+      body: never;
+      query: never;
+      data: MessageRouting;
     };
     retry: {
       body: never;
@@ -1508,6 +1680,23 @@ export interface Operations {
       body: never;
       query: never;
       data: SenderNumber[];
+    };
+    getSendPolicy: {
+      body: never;
+      query: never;
+      data: NumberSendPolicy;
+    };
+  };
+  contactErasures: {
+    create: {
+      body: EraseContactRequest;
+      query: never;
+      data: ContactErasure;
+    };
+    list: {
+      body: never;
+      query: never;
+      data: ContactErasure[];
     };
   };
   webhooks: {

@@ -1,34 +1,8 @@
-import type { Operations } from '../generated/api-types';
+import type { OperationTypes } from '../generated/route-table';
 
-/** The types of one operation: its body, its query and the `data` of its success answer. */
-export interface OperationTypes {
-  body: unknown;
-  query: unknown;
-  data: unknown;
-}
-
-/**
- * One operation as the SDK calls it: generated from the contract (`src/generated/route-table.ts`).
- * `Types` only carries the operation's types to the call helpers; it has no run-time value.
- */
-export interface RouteEntry<Types extends OperationTypes = OperationTypes> {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  readonly path: string;
-  /** The status of the success answer. */
-  readonly status: number;
-  /** False for the routes that need no API key. */
-  readonly auth: boolean;
-  readonly types?: Types;
-}
-
-type TableOf<Node> = {
-  [Key in keyof Node]: Node[Key] extends OperationTypes
-    ? RouteEntry<Node[Key]>
-    : TableOf<Node[Key]>;
-};
-
-/** The generated route table: one {@link RouteEntry} per operation, shaped like {@link Operations}. */
-export type RouteTable = TableOf<Operations>;
+// Generated beside the route table (`src/generated/route-table.ts`), so that generated/ imports
+// nothing of this folder.
+export type { OperationTypes, RouteEntry } from '../generated/route-table';
 
 /** The request body a route accepts (defaulted fields optional). */
 export type RouteBody<Route extends OperationTypes> = Route['body'];

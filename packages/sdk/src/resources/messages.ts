@@ -14,7 +14,8 @@ const routes = routeTable.messages;
 export type MessageSendParams = RouteBody<Operations['messages']['send']>;
 /**
  * The answer of {@link Messages.send}: the accepted message (202), or, for a repeated
- * `idempotencyKey`, the same answer the first send got (200, header `Idempotent-Replayed: true`).
+ * `idempotencyKey`, the message that key created as it is now (200, a full `Message`, header
+ * `Idempotent-Replayed: true`); a key whose message was deleted answers 409 `ALREADY_DELETED`.
  */
 export type MessageSendResponse = RouteData<Operations['messages']['send']>;
 /** The query of {@link Messages.list}. */
@@ -25,6 +26,8 @@ export type MessageListScheduledParams = RouteQuery<Operations['messages']['list
 export type MessageResponse = RouteData<Operations['messages']['get']>;
 /** A message in a list page. */
 export type MessageListItem = RouteItem<Operations['messages']['list'], 'messages'>;
+/** The answer of {@link Messages.routing}: the message's routing trace, oldest step first. */
+export type MessageRoutingResponse = RouteData<Operations['messages']['routing']>;
 /** The answer of {@link Messages.retry}. */
 export type MessageRetryResponse = RouteData<Operations['messages']['retry']>;
 /** The body of {@link Messages.edit}. */
@@ -74,6 +77,17 @@ export class Messages extends APIResource {
   /** A message with its status, channel and timeline. */
   get(id: string, options?: RequestOptions): APIPromise<MessageResponse> {
     return callRoute(this._transport, routes.get, { params: { id } }, options);
+  }
+
+  /**
+   * Why the message went where it went: each channel and instance considered or tried, in order,
+   * with the decision, its reason and the upstream id.
+   * @example
+   * const { steps } = await client.messages.routing(id);
+   * for (const step of steps) console.log(step.decision, step.reason, step.channel, step.detail);
+   */
+  routing(id: string, options?: RequestOptions): APIPromise<MessageRoutingResponse> {
+    return callRoute(this._transport, routes.routing, { params: { id } }, options);
   }
 
   /**

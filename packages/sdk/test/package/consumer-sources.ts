@@ -19,9 +19,11 @@ const client = new Switchboard({ apiKey: 'sk_test', baseUrl: 'http://127.0.0.1:1
 // Never called: these lines exist for the type checker.
 export async function typedCalls(): Promise<string> {
   const sent = await client.messages.send({ to: '+14155550100', content: { text: 'hi' } });
-  // A send answers the accepted message, also when it replays an idempotency key.
-  const asResult: SendMessageResult = sent;
+  // A send answers the accepted message (202), or the message as it is now when it replays an
+  // idempotency key (200).
+  const asResult: SendMessageResult | Message = sent;
   const fromResult: typeof sent = {} as SendMessageResult;
+  const fromMessage: typeof sent = {} as Message;
   const exactAlias: Equal<MessageSendResponse, typeof sent> = true;
   // @ts-expect-error \`to\` is a string
   await client.messages.send({ to: 14155550100, content: { text: 'hi' } });
@@ -44,7 +46,7 @@ export async function typedCalls(): Promise<string> {
     const failed: Message['status'] = message.status;
     return failed;
   }
-  return \`\${asResult.id}\${fromResult.id} \${exactAlias} \${bytes.length} \${name}\`;
+  return \`\${asResult.id}\${fromResult.id}\${fromMessage.id} \${exactAlias} \${bytes.length} \${name}\`;
 }
 
 const params: MessageSendParams = { to: '+14155550100', content: { text: 'hi' } };

@@ -1,5 +1,5 @@
 import type { AssignedNumber, Instance } from '@switchboard/contract';
-import { FakeBlueBubbles } from '@switchboard/testing/bluebubbles';
+import { FakeBlueBubbles, PRIVATE_API_ENABLED } from '@switchboard/testing/bluebubbles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type Switchboard } from '../../src/index';
 import { clientFor } from '../support/customers';
@@ -14,7 +14,7 @@ let server: SwitchboardServer;
 let client: Switchboard;
 
 beforeAll(async () => {
-  fake = new FakeBlueBubbles({ stepMs: 5 });
+  fake = new FakeBlueBubbles({ stepMs: 5, switches: PRIVATE_API_ENABLED });
   await fake.start();
   fake.addChat(`iMessage;-;${CONTACT}`, [CONTACT]);
   server = await startServer({ publicPort: true });
@@ -56,6 +56,7 @@ describe('the SDK against a BlueBubbles instance on the fake Mac', () => {
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).code).toBe('CHANNEL_NOT_SUPPORTED');
     fake.switches.emojiTapbacks = true;
+    fake.switches.serverVersion = '1.10.0';
     expect((await client.messages.react(sent.id, { type: '🎉' })).reaction).toBe('🎉');
 
     expect((await client.messages.unsend(sent.id)).status).toBe('unsent');

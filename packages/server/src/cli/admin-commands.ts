@@ -23,8 +23,20 @@ function wantsJson(command: Command): boolean {
  * the same domain services as `/admin/v1`, directly on the configured database.
  */
 export function addAdminCommands(program: Command, environment: CliEnvironment): void {
-  const run = <T>(work: (context: CommandContext) => Promise<T>) => withStore(environment, work);
+  addCustomerCommands(program, environment);
+  addApiKeyCommands(program, environment);
+  addInstanceCommands(program, environment);
+  addNumberCommands(program, environment);
+}
 
+/** Runs a command's work on the configured database. */
+function storeRunner(environment: CliEnvironment) {
+  return <T>(work: (context: CommandContext) => Promise<T>) => withStore(environment, work);
+}
+
+/** Adds `switchboard customers …`: create, list, delete. */
+function addCustomerCommands(program: Command, environment: CliEnvironment): void {
+  const run = storeRunner(environment);
   const customers = program.command('customers').description('Manage customer accounts');
   customers
     .command('create')
@@ -81,7 +93,11 @@ export function addAdminCommands(program: Command, environment: CliEnvironment):
           `Deleted customer ${customerId}: its API keys now answer 403 and its numbers were released.`,
       );
     });
+}
 
+/** Adds `switchboard api-keys …`: create, list, revoke. */
+function addApiKeyCommands(program: Command, environment: CliEnvironment): void {
+  const run = storeRunner(environment);
   const keys = program.command('api-keys').description("Manage customers' API keys");
   keys
     .command('create <customerId>')
@@ -125,9 +141,11 @@ export function addAdminCommands(program: Command, environment: CliEnvironment):
         () => `Revoked API key ${key.id} (${key.prefix}…).`,
       );
     });
+}
 
-  addInstanceCommands(program, environment);
-
+/** Adds `switchboard numbers …`: assign, list, remove. */
+function addNumberCommands(program: Command, environment: CliEnvironment): void {
+  const run = storeRunner(environment);
   const numbers = program.command('numbers').description("Manage customers' sender numbers");
   numbers
     .command('assign <customerId>')

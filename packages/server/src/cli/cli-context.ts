@@ -17,6 +17,11 @@ export interface CliEnvironment extends CliStreams {
   createDatabase?: boolean;
   /** Ends long-running commands (`listen`); default: SIGINT or SIGTERM. */
   signal?: AbortSignal;
+  /**
+   * How `listen` and `whatsapp pair` follow the event stream: the liveness deadline and the first
+   * reconnect delay, in milliseconds (defaults 45 000 and 1 000; tests shorten them).
+   */
+  eventStream?: { idleTimeoutMs?: number; reconnectMs?: number };
 }
 
 /** What an operator command works with: the configuration and the services over an open store. */
@@ -62,6 +67,7 @@ export async function withStore<T>(
   const store = await openStore(config.databaseUrl, {
     encryptionKey: config.encryptionKey,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    poolSize: config.databasePoolSize,
   });
   try {
     return await work({ config, store, services: createServices(store, clock, config), clock });

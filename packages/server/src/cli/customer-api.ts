@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { resolveServerUrl } from '@switchboard/contract';
+import { type Command, Option } from 'commander';
 import type { CliEnvironment } from './cli-context';
 import { CliRefusalError } from './cli-refusal-error';
 
@@ -6,7 +7,9 @@ import { CliRefusalError } from './cli-refusal-error';
 export interface CustomerApiOptions {
   /** `--api-key`. */
   apiKey?: string;
-  /** `--base-url`. */
+  /** `--url`. */
+  url?: string;
+  /** `--base-url`: the older name of `--url`, still accepted. */
   baseUrl?: string;
 }
 
@@ -18,19 +21,21 @@ export interface CustomerApi {
   apiKey: string;
 }
 
-/** Adds `--api-key` and `--base-url` to a command. */
+/** What `--url` says when it is left out: the rule of {@link resolveServerUrl}. */
+const SERVER_URL_DEFAULT_HELP =
+  'default: SWITCHBOARD_URL, else PUBLIC_BASE_URL, else http://HOST:PORT, from the environment or .env';
+
+/** Adds `--api-key` and `--url` (and the older `--base-url`) to a command. */
 export function withCustomerApiOptions(command: Command): Command {
   return command
     .option('--api-key <key>', 'the customer API key (default: SWITCHBOARD_API_KEY)')
-    .option(
-      '--base-url <url>',
-      'the Switchboard server (default: SWITCHBOARD_BASE_URL, else http://127.0.0.1:3000)',
-    );
+    .option('--url <url>', `the Switchboard server (${SERVER_URL_DEFAULT_HELP})`)
+    .addOption(new Option('--base-url <url>').hideHelp());
 }
 
 /**
- * The server and key a customer command uses: the options, else `SWITCHBOARD_API_KEY` and
- * `SWITCHBOARD_BASE_URL`.
+ * The server and key a customer command uses: the options, else `SWITCHBOARD_API_KEY`, and the
+ * server by the one rule every tool follows ({@link resolveServerUrl}).
  * @throws {CliRefusalError} without a key.
  */
 export function customerApiOf(
@@ -43,9 +48,7 @@ export function customerApiOf(
       'this command needs a customer API key: --api-key sk_… or SWITCHBOARD_API_KEY',
     );
   }
-  const baseUrl =
-    options.baseUrl ?? environment.env.SWITCHBOARD_BASE_URL ?? 'http://127.0.0.1:3000';
-  return { apiKey, baseUrl: baseUrl.replace(/\/+$/, '') };
+  return { apiKey, baseUrl: resolveServerUrl(environment.env, options.url ?? options.baseUrl) };
 }
 
 /** Aborts on Ctrl-C or SIGTERM (long-running commands end cleanly). */

@@ -18,6 +18,10 @@ export interface EventForwarderOptions extends CustomerApi {
   log: (line: string) => void;
   /** Deadline of one forwarded POST (10 s, as webhooks). */
   timeoutMs?: number;
+  /** The stream's liveness deadline (see {@link followEventStream}). */
+  idleTimeoutMs?: number;
+  /** The stream's first reconnect delay (see {@link followEventStream}). */
+  reconnectMs?: number;
 }
 
 /**

@@ -89,25 +89,38 @@ function describe(record: InstanceRecord): string {
  * token, delete. Secrets are read from the environment, a file or a prompt (`--secret`).
  */
 export function addInstanceCommands(program: Command, environment: CliEnvironment): void {
-  const run = <T>(work: (context: CommandContext) => Promise<T>) => withStore(environment, work);
-  const json = (command: Command) => Boolean(command.optsWithGlobals().json);
-  /** Runs `work` on an instance, prints its view. */
-  const show = async (
-    command: Command,
-    work: (context: CommandContext) => Promise<InstanceRecord>,
-    human: (record: InstanceRecord) => string,
-  ) => {
-    const { record, baseUrl } = await run(async (context) => ({
-      record: await work(context),
-      baseUrl: context.config.publicBaseUrl,
-    }));
-    const view = toInstanceView(record, baseUrl);
-    emit(environment, json(command), view, () =>
-      [human(record), `  ingress URL: ${view.ingressUrl}`].join('\n'),
-    );
-  };
-
   const instances = program.command('instances').description('Manage provider instances');
+  addCreateCommand(instances, environment);
+  addReadCommands(instances, environment);
+  addChangeCommands(instances, environment);
+  addRotateIngressTokenCommand(instances, environment);
+  addDeleteCommand(instances, environment);
+}
+
+/** Whether `--json` was given anywhere on the command line. */
+function wantsJson(command: Command): boolean {
+  return Boolean(command.optsWithGlobals().json);
+}
+
+/** Runs `work` on an instance, prints its view. */
+async function show(
+  environment: CliEnvironment,
+  command: Command,
+  work: (context: CommandContext) => Promise<InstanceRecord>,
+  human: (record: InstanceRecord) => string,
+): Promise<void> {
+  const { record, baseUrl } = await withStore(environment, async (context) => ({
+    record: await work(context),
+    baseUrl: context.config.publicBaseUrl,
+  }));
+  const view = toInstanceView(record, baseUrl);
+  emit(environment, wantsJson(command), view, () =>
+    [human(record), `  ingress URL: ${view.ingressUrl}`].join('\n'),
+  );
+}
+
+/** Adds `instances create`: registers an instance and prints its ingress URL. */
+function addCreateCommand(instances: Command, environment: CliEnvironment): void {
   instances
     .command('create')
     .description('Register a provider instance and print its ingress URL')
@@ -145,22 +158,27 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
           enabled: !options.disabled,
         });
         await show(
+          environment,
           command,
           (c) => c.services.instances.create(input),
           (record) => `Created instance ${record.id} (${describe(record)}).`,
         );
       },
     );
+}
+
+/** Adds `instances list` and `instances get`. */
+function addReadCommands(instances: Command, environment: CliEnvironment): void {
   instances
     .command('list')
     .description('List provider instances')
     .action(async (_options: unknown, command: Command) => {
-      const { list, baseUrl } = await run(async (c) => ({
+      const { list, baseUrl } = await withStore(environment, async (c) => ({
         list: await c.services.instances.list(),
         baseUrl: c.config.publicBaseUrl,
       }));
       const views = list.map((record) => toInstanceView(record, baseUrl));
-      emit(environment, json(command), views, () =>
+      emit(environment, wantsJson(command), views, () =>
         views.length === 0
           ? 'No instances.'
           : formatTable([
@@ -181,6 +199,7 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
     .description('Show an instance (id or name), secrets masked')
     .action(async (instance: string, _options: unknown, command: Command) => {
       await show(
+        environment,
         command,
         async (c) => c.services.instances.get(await resolveInstanceId(c, instance)),
         (record) =>
@@ -190,6 +209,10 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
           ].join('\n'),
       );
     });
+}
+
+/** Adds `instances update`, `instances enable` and `instances disable`. */
+function addChangeCommands(instances: Command, environment: CliEnvironment): void {
   instances
     .command('update <instance>')
     .description('Change an instance: name, channels, or settings merged into the stored ones')
@@ -209,6 +232,7 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
         command: Command,
       ) => {
         await show(
+          environment,
           command,
           async (c) => {
             const id = await resolveInstanceId(c, instance);
@@ -236,6 +260,7 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
       .description(enabled ? 'Start a disabled instance' : 'Stop an instance; its messages wait')
       .action(async (instance: string, _options: unknown, command: Command) => {
         await show(
+          environment,
           command,
           async (c) =>
             c.services.instances.update(await resolveInstanceId(c, instance), { enabled }),
@@ -244,27 +269,36 @@ export function addInstanceCommands(program: Command, environment: CliEnvironmen
         );
       });
   }
+}
+
+/** Adds `instances rotate-ingress-token`: a new ingress URL, the old one stops working. */
+function addRotateIngressTokenCommand(instances: Command, environment: CliEnvironment): void {
   instances
     .command('rotate-ingress-token <instance>')
     .description('Issue a new ingress URL; the old one stops working at once')
     .action(async (instance: string, _options: unknown, command: Command) => {
       await show(
+        environment,
         command,
         async (c) => c.services.instances.rotateIngressToken(await resolveInstanceId(c, instance)),
         (record) =>
           `Rotated the ingress token of ${record.id} (${record.name}); give the upstream the new URL.`,
       );
     });
+}
+
+/** Adds `instances delete` (with `--force`, also withdraws the numbers it serves). */
+function addDeleteCommand(instances: Command, environment: CliEnvironment): void {
   instances
     .command('delete <instance>')
     .description('Delete an instance (refused while numbers use it, unless --force)')
     .option('--force', 'also withdraw the sender numbers it serves', false)
     .action(async (instance: string, options: { force: boolean }, command: Command) => {
-      const { id, releasedNumbers } = await run(async (c) => {
+      const { id, releasedNumbers } = await withStore(environment, async (c) => {
         const id = await resolveInstanceId(c, instance);
         return { id, ...(await c.services.instances.delete(id, options.force)) };
       });
-      emit(environment, json(command), { id, deleted: true, releasedNumbers }, () =>
+      emit(environment, wantsJson(command), { id, deleted: true, releasedNumbers }, () =>
         releasedNumbers.length === 0
           ? `Deleted instance ${id}.`
           : `Deleted instance ${id} and withdrew ${releasedNumbers.join(', ')}.`,

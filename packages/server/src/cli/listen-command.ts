@@ -54,6 +54,7 @@ export function addListenCommand(program: Command, environment: CliEnvironment):
           events: options.events,
           secret,
           signal: interruptSignal(environment),
+          ...environment.eventStream,
           log: (line) => environment.stdout.write(`${line}\n`),
         });
       } catch (error) {

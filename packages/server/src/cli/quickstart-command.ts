@@ -1,3 +1,4 @@
+import { resolveServerUrl } from '@switchboard/contract';
 import type { Command } from 'commander';
 import { toCustomerView } from '../domain/customers/customer-service';
 import { isDomainError } from '../domain/domain-error';
@@ -30,11 +31,11 @@ export function addQuickstartCommand(program: Command, environment: CliEnvironme
       'Seed an empty database: a simulator instance, a demo customer, an API key and two sender numbers',
     )
     .action(async (_options: unknown, command: Command) => {
-      const { result, baseUrl } = await withStore(environment, async (context) => {
+      const { result, publicBaseUrl } = await withStore(environment, async (context) => {
         try {
           return {
             result: await runQuickstart(context.store, context.clock),
-            baseUrl: context.config.publicBaseUrl,
+            publicBaseUrl: context.config.publicBaseUrl,
           };
         } catch (error) {
           if (!isDomainError(error) || error.code !== 'ALREADY_EXISTS') throw error;
@@ -47,9 +48,11 @@ export function addQuickstartCommand(program: Command, environment: CliEnvironme
           );
         }
       });
-      const curl = firstMessageCurl(baseUrl, result.apiKey.key);
+      // Where a client on this machine reaches the server: the same rule as every other tool.
+      const serverUrl = resolveServerUrl(environment.env);
+      const curl = firstMessageCurl(serverUrl, result.apiKey.key);
       const json = {
-        instance: toInstanceView(result.instance, baseUrl),
+        instance: toInstanceView(result.instance, publicBaseUrl),
         customer: toCustomerView(result.customer),
         apiKey: result.apiKey,
         numbers: result.numbers.map(toAssignedNumberView),

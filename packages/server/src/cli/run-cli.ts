@@ -6,11 +6,15 @@ import { StartupError } from '../server-lock';
 import { runServer } from '../server-process';
 import { serverVersion } from '../version';
 import { addAdminCommands } from './admin-commands';
+import { addBackupCommands } from './backup-commands';
 import { type CliEnvironment, withStore } from './cli-context';
 import { CliRefusalError } from './cli-refusal-error';
+import { addContactCommands } from './contact-commands';
 import { addListenCommand } from './listen-command';
 import { addQuickstartCommand } from './quickstart-command';
 import { addSecretsCommands } from './secrets-commands';
+import { addSendPolicyCommands } from './send-policy-commands';
+import { addUnroutedCommands } from './unrouted-commands';
 import { addWhatsAppCommands } from './whatsapp-pair-command';
 
 function buildProgram(environment: CliEnvironment): Command {
@@ -55,7 +59,11 @@ function buildProgram(environment: CliEnvironment): Command {
   addListenCommand(program, environment);
   addWhatsAppCommands(program, environment);
   addAdminCommands(program, environment);
+  addUnroutedCommands(program, environment);
+  addSendPolicyCommands(program, environment);
   addSecretsCommands(program, environment);
+  addBackupCommands(program, environment);
+  addContactCommands(program, environment);
   return program;
 }
 

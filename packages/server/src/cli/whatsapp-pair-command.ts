@@ -61,11 +61,22 @@ export function addWhatsAppCommands(program: Command, environment: CliEnvironmen
     const streamOpen = new Promise<void>((resolve) => {
       opened = resolve;
     });
+    let dropped = false;
     const following = followEventStream({
       ...api,
+      ...environment.eventStream,
       events: 'whatsapp.status',
       signal: controller.signal,
-      onOpen: () => opened(),
+      onOpen: () => {
+        if (dropped) print(`Reconnected to ${api.baseUrl}.\n`);
+        dropped = false;
+        opened();
+      },
+      // As `listen` does: say why the server cannot be followed, and that it keeps trying.
+      onDrop: (reason, delayMs) => {
+        dropped = true;
+        print(`! cannot reach ${api.baseUrl} (${reason}); retrying in ${delayMs / 1000} s\n`);
+      },
       onEvent: async (message) => {
         const data = (JSON.parse(message.data) as { data?: SessionState }).data;
         if (data?.phoneNumber === phoneNumber) await show(data);
@@ -92,6 +103,12 @@ export function addWhatsAppCommands(program: Command, environment: CliEnvironmen
   });
 }
 
+/** What `POST …/enable` answers: the number and its session (`WhatsAppSession`). */
+interface EnabledSession {
+  phoneNumber: string;
+  whatsapp: Omit<SessionState, 'phoneNumber' | 'qrCode'>;
+}
+
 /** Enables the session and shows where it stands (with the QR code when one is pending). */
 async function start(
   api: CustomerApi,
@@ -99,7 +116,9 @@ async function start(
   show: (state: SessionState) => Promise<void>,
 ): Promise<void> {
   const path = `/v1/whatsapp/numbers/${encodeURIComponent(phoneNumber)}`;
-  const session = await call<SessionState>(api, 'POST', `${path}/enable`);
+  const enabled = await call<EnabledSession>(api, 'POST', `${path}/enable`);
+  // The session's state is under `whatsapp` (the events carry it flat).
+  const session: SessionState = { ...enabled.whatsapp, phoneNumber: enabled.phoneNumber };
   if (session.status === 'qr_pending') {
     const qr = await call<{ qrCode: string }>(api, 'GET', `${path}/qr`);
     await show({ ...session, qrCode: qr.qrCode });

@@ -1,4 +1,3 @@
-import { DomainError } from '../domain/domain-error';
 import {
   BlockedAddressError,
   type HostResolver,
@@ -21,18 +20,36 @@ function withHint(error: UnsafeUrlError | BlockedAddressError): string {
 }
 
 /**
+ * A URL refused at the request, with a message that names the field it came in and the reason.
+ * Egress sits below the domain and knows no error codes: the domain answers it as 400
+ * `VALIDATION_ERROR` (`domain/safe-url.ts`).
+ */
+export class RefusedUrlError extends Error {
+  override name = 'RefusedUrlError';
+
+  /** A refusal of the URL given as `field`. */
+  constructor(
+    /** The request field the URL came in (`url`, `attachments[0].url`, …). */
+    readonly field: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
  * The URL the server may store and later call, normalized (`assertSafeUrl(...).href`), so the host
  * checked is the host connected to; https and a public address unless `allowPrivate`
  * (`WEBHOOK_ALLOW_PRIVATE_URLS`).
- * @throws {DomainError} VALIDATION_ERROR naming `field` when the URL is not safe.
- * @example const url = requireSafeUrl(body.url, 'url', config.webhookAllowPrivateUrls);
+ * @throws {RefusedUrlError} naming `field` when the URL is not safe.
  */
-export function requireSafeUrl(url: string, field: string, allowPrivate: boolean): string {
+function requireSafeUrl(url: string, field: string, allowPrivate: boolean): string {
   try {
     return assertSafeUrl(url, { allowPrivate }).href;
   } catch (error) {
     if (error instanceof UnsafeUrlError) {
-      throw new DomainError('VALIDATION_ERROR', `${field}: ${withHint(error)}`);
+      throw new RefusedUrlError(field, `${field}: ${withHint(error)}`, { cause: error });
     }
     throw error;
   }
@@ -70,7 +87,7 @@ export class OutboundUrlPolicy {
 
   /**
    * The request-time check: the normalized URL to store.
-   * @throws {DomainError} VALIDATION_ERROR naming `field`.
+   * @throws {RefusedUrlError} naming `field`.
    */
   require(url: string, field: string): string {
     return requireSafeUrl(url, field, this.#options.allowPrivate);

@@ -32,10 +32,16 @@ export class ApiReference {
     this.#publicBaseUrl = publicBaseUrl;
   }
 
-  /** The OpenAPI document, read once. */
+  /**
+   * The OpenAPI document, read once, naming this server (`PUBLIC_BASE_URL`, else its own host and
+   * port) as its only server: the generated file can only name the default `127.0.0.1:3000`.
+   */
   document(): Promise<Record<string, unknown>> {
     this.#document ??= readFile(findUp('openapi/openapi.json', moduleDir(import.meta.url)), 'utf8')
-      .then((text) => JSON.parse(text) as Record<string, unknown>)
+      .then((text) => ({
+        ...(JSON.parse(text) as Record<string, unknown>),
+        servers: [{ url: this.#publicBaseUrl, description: 'This Switchboard server' }],
+      }))
       .catch((error: unknown) => {
         this.#document = undefined;
         throw error;

@@ -52,6 +52,12 @@ export function customerOf(request: FastifyRequest): CustomerRecord {
   return request.auth.customer;
 }
 
+/** The API key that authenticated the request (only on routes that take one). */
+export function apiKeyOf(request: FastifyRequest): ApiKeyRecord {
+  if (!request.auth) throw new Error(`${request.routeOptions.url} has no API-key authentication`);
+  return request.auth.apiKey;
+}
+
 /** Dependencies of {@link createAuthenticationHook}. */
 export interface AuthenticationOptions {
   /** Checks API keys. */
@@ -68,7 +74,8 @@ export interface AuthenticationOptions {
 export function createAuthenticationHook(options: AuthenticationOptions) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { auth } = routeMetadataOf(request);
-    if (auth === false) return;
+    // `GET /metrics` checks its own tokens (or is open by the operator's choice): routes/health.ts.
+    if (auth === false || auth === 'metrics') return;
     const token = bearerToken(request.headers.authorization);
     if (auth === 'admin') {
       if (!options.adminToken || token === undefined || !secretsMatch(token, options.adminToken)) {

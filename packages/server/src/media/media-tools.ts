@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -16,19 +17,34 @@ export interface MediaTools {
   version: string;
   /** Where the binaries came from. */
   source: 'FFMPEG_PATH' | 'package' | 'PATH';
+  /**
+   * Set when the FFmpeg found is older than {@link MIN_FFMPEG_VERSION}: what to tell the
+   * operator. It still converts; it decodes customers' files with years
+   * of decoder fixes missing.
+   */
+  outdated?: string;
 }
+
+/**
+ * The oldest FFmpeg release the gateway runs without a warning: the oldest line the distributions
+ * still patch (Debian 12's 5.1; Ubuntu 24.04 ships 6.1). The bundled `@ffmpeg-installer` build is
+ * 4.1 from December 2018.
+ */
+const MIN_FFMPEG_VERSION = '5.1';
 
 /** Whether the gateway can convert media, and with what, or why not. */
 export type MediaToolsStatus =
   | { available: true; tools: MediaTools }
   | { available: false; reason: string };
 
-/** Where to look for the encoder: the operator's paths win over the bundled package and `PATH`. */
+/** Where to look for the encoder: the operator's paths, then `PATH`, then the bundled package. */
 export interface MediaToolsLookup {
   /** `FFMPEG_PATH`. */
   ffmpegPath: string | undefined;
   /** `FFPROBE_PATH`. */
   ffprobePath: string | undefined;
+  /** The `PATH` searched (default: the process's own). */
+  searchPath?: string | undefined;
 }
 
 /** What a conversion for the channels needs from the encoder. */
@@ -41,8 +57,10 @@ const CHECK_TIMEOUT_MS = 10_000;
 /**
  * Finds FFmpeg and ffprobe and checks that they can do what the channels need (Opus in CAF and
  * Ogg, H.264 and AAC in MP4): `FFMPEG_PATH`/`FFPROBE_PATH` when set (no fallback: the operator
- * chose them), else the optional `@ffmpeg-installer/ffmpeg` and `@ffprobe-installer/ffprobe`
- * packages, else `ffmpeg`/`ffprobe` on `PATH`.
+ * chose them), else `ffmpeg`/`ffprobe` on `PATH` (the distribution's, kept patched by it), else
+ * the optional `@ffmpeg-installer/ffmpeg` and `@ffprobe-installer/ffprobe` packages (a 2018
+ * build: the last resort). An FFmpeg older than {@link MIN_FFMPEG_VERSION} is used, and marked
+ * `outdated`.
  */
 export async function locateMediaTools(lookup: MediaToolsLookup): Promise<MediaToolsStatus> {
   const candidates = await candidatePairs(lookup);
@@ -51,7 +69,11 @@ export async function locateMediaTools(lookup: MediaToolsLookup): Promise<MediaT
     const problem = await unusable(candidate.ffmpeg, candidate.ffprobe);
     if (problem === undefined) {
       const version = await firstLine(candidate.ffmpeg, ['-version']);
-      return { available: true, tools: { ...candidate, version } };
+      const outdated = outdatedReason(version);
+      return {
+        available: true,
+        tools: { ...candidate, version, ...(outdated === undefined ? {} : { outdated }) },
+      };
     }
     problems.push(`${candidate.source}: ${problem}`);
   }
@@ -59,7 +81,7 @@ export async function locateMediaTools(lookup: MediaToolsLookup): Promise<MediaT
     available: false,
     reason:
       problems.length === 0
-        ? 'no FFmpeg found (set FFMPEG_PATH and FFPROBE_PATH, install the optional @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages, or put ffmpeg on PATH)'
+        ? 'no FFmpeg found (set FFMPEG_PATH and FFPROBE_PATH, put ffmpeg on PATH, or install the optional @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages)'
         : problems.join('; '),
   };
 }
@@ -76,10 +98,56 @@ async function candidatePairs(lookup: MediaToolsLookup): Promise<Candidate[]> {
     return [{ ffmpeg, ffprobe, source: 'FFMPEG_PATH' }];
   }
   const candidates: Candidate[] = [];
+  const searchPath = lookup.searchPath ?? process.env.PATH ?? '';
+  const ffmpeg = await onPath('ffmpeg', searchPath);
+  if (ffmpeg !== undefined) {
+    // ffprobe from the same PATH, preferably beside ffmpeg.
+    const ffprobe = (await onPath('ffprobe', searchPath)) ?? 'ffprobe';
+    candidates.push({ ffmpeg, ffprobe, source: 'PATH' });
+  }
   const bundled = bundledPaths();
   if (bundled) candidates.push({ ...bundled, source: 'package' });
-  candidates.push({ ffmpeg: 'ffmpeg', ffprobe: 'ffprobe', source: 'PATH' });
   return candidates;
+}
+
+/** The first executable `name` in the directories of `searchPath`, as a shell finds it. */
+async function onPath(name: string, searchPath: string): Promise<string | undefined> {
+  for (const dir of searchPath.split(delimiter)) {
+    if (dir === '') continue;
+    const path = join(dir, name);
+    try {
+      await access(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not here; the next directory.
+    }
+  }
+  return undefined;
+}
+
+/** The year {@link MIN_FFMPEG_VERSION} was released (5.1: July 2022), to judge a git build by. */
+const MIN_FFMPEG_YEAR = 2022;
+
+/**
+ * Why the FFmpeg of `versionLine` (`ffmpeg version 4.1 Copyright…`, `ffmpeg version n7.1.1-…`)
+ * deserves a warning, or undefined when it is {@link MIN_FFMPEG_VERSION} or newer. A git build
+ * (`ffmpeg version N-47683-g0e8eb07980-static … Copyright (c) 2000-2018`, the bundled one) has no
+ * release number: it is judged by the last year of its copyright line.
+ */
+export function outdatedReason(versionLine: string): string | undefined {
+  const advice =
+    "it decodes customers' files without years of security fixes; install a current FFmpeg (apt-get install ffmpeg) or set FFMPEG_PATH";
+  const version = /^ffmpeg version n?(\d+)\.(\d+)/.exec(versionLine);
+  if (!version) {
+    const year = Number(/Copyright \(c\) \d{4}-(\d{4})/.exec(versionLine)?.[1]);
+    if (Number.isNaN(year) || year >= MIN_FFMPEG_YEAR) return undefined;
+    return `this FFmpeg was built in ${year}, before ${MIN_FFMPEG_VERSION} (${MIN_FFMPEG_YEAR}): ${advice}`;
+  }
+  const [minMajor = 0, minMinor = 0] = MIN_FFMPEG_VERSION.split('.').map(Number);
+  const major = Number(version[1]);
+  const minor = Number(version[2]);
+  if (major > minMajor || (major === minMajor && minor >= minMinor)) return undefined;
+  return `FFmpeg ${major}.${minor} is older than ${MIN_FFMPEG_VERSION}: ${advice}`;
 }
 
 /** The binaries of the optional installer packages, when they are installed for this platform. */

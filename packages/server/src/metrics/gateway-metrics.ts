@@ -8,13 +8,16 @@ import {
 } from 'prom-client';
 import type { CommittedEvent } from '../events/event-service';
 import type { Store } from '../store/store';
+import { type DeliveryVerdicts, registerDeliveryGauges } from './delivery-gauges';
 
 /** What the metrics read at scrape time. */
 export interface MetricsSources {
   /** Message and delivery counts, provider instances. */
-  store: Pick<Store, 'messages' | 'deliveries' | 'instances'>;
+  store: Pick<Store, 'messages' | 'deliveries' | 'instances' | 'unroutedInbound'>;
   /** Open event streams. */
   streams: { readonly size: number };
+  /** The delivery watchdog's verdicts per instance, number and channel. */
+  deliveries?: DeliveryVerdicts;
 }
 
 /** Latency buckets of API requests, in seconds (1 ms to 10 s). */
@@ -27,7 +30,7 @@ const HEALTH_STATUSES = ['healthy', 'degraded', 'unhealthy', 'unknown'] as const
 /**
  * The gateway's Prometheus metrics (`GET /metrics`, prom-client): API requests by route and
  * status with latency, messages reaching each status by channel, the outbox and scheduled depth,
- * webhook attempts by outcome with their lag, open event streams, provider health per instance,
+ * webhook attempts by outcome with their lag, inbound items kept for unassigned addresses, open event streams, provider health per instance,
  * and the process's own (event-loop lag, CPU, memory, handles). Counters are this process's since
  * it started; depths and health are read from the store when scraped.
  */
@@ -38,6 +41,7 @@ export class GatewayMetrics {
   readonly #messages: Counter<'status' | 'channel'>;
   readonly #deliveries: Counter<'outcome'>;
   readonly #lag: Histogram;
+  readonly #unrouted: Counter<'kind'>;
 
   /** Metrics over `sources`, registered in a registry of their own. */
   constructor(sources: MetricsSources) {
@@ -68,7 +72,21 @@ export class GatewayMetrics {
       buckets: LAG_BUCKETS,
       registers,
     });
+    this.#unrouted = new Counter({
+      name: 'switchboard_inbound_unrouted_total',
+      help: 'Inbound messages, reactions and events kept because no customer has their receiving address on the instance, by provider event kind.',
+      labelNames: ['kind'],
+      registers,
+    });
     const { store, streams } = sources;
+    new Gauge({
+      name: 'switchboard_inbound_unrouted_kept',
+      help: 'Inbound items kept for addresses no customer has, waiting for the address to be assigned, a discard, or their retention to end.',
+      registers,
+      async collect() {
+        this.set(await store.unroutedInbound.count({}));
+      },
+    });
     new Gauge({
       name: 'switchboard_outbox_messages',
       help: 'Messages waiting to be handed to a provider (queued) or being handed (pending).',
@@ -104,6 +122,7 @@ export class GatewayMetrics {
         this.set(streams.size);
       },
     });
+    if (sources.deliveries) registerDeliveryGauges(sources.deliveries, registers);
     new Gauge({
       name: 'switchboard_provider_health',
       help: 'Health of each provider instance: 1 for its current status, 0 for the others.',
@@ -141,6 +160,11 @@ export class GatewayMetrics {
   delivery(attempt: { outcome: string; lagMs: number }): void {
     this.#deliveries.inc({ outcome: attempt.outcome });
     this.#lag.observe(attempt.lagMs / 1000);
+  }
+
+  /** Counts one inbound item kept because no customer could receive it. */
+  unrouted(kind: string): void {
+    this.#unrouted.inc({ kind });
   }
 
   /** The metrics in the Prometheus text format, and its content type. */

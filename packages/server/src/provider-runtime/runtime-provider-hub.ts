@@ -90,6 +90,8 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
   readonly #leaseHolder = `hub_${randomUUID()}`;
   #stopped = false;
   #logger: RuntimeLogger = silentLogger;
+  /** What the gateway itself has to say about an instance, added to its provider's warnings. */
+  #warningSources: ((instanceId: string) => Promise<string[]>)[] = [];
 
   /** A hub that starts nothing until {@link start}. */
   constructor(options: RuntimeProviderHubOptions) {
@@ -128,6 +130,14 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
   /** The context (name, adapter, channels) of a started instance. */
   async context(instanceId: string): Promise<InboundContext> {
     return (await this.#running(instanceId)).context;
+  }
+
+  /**
+   * Adds warnings of the gateway's own about instances (inbound kept for addresses no customer
+   * has) to every health check; a source that fails adds nothing.
+   */
+  addWarningSource(source: (instanceId: string) => Promise<string[]>): void {
+    this.#warningSources.push(source);
   }
 
   /** Starts every enabled instance and the periodic tasks; `logger` receives what they report. */
@@ -211,6 +221,9 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
         status: 'unhealthy',
         warnings: [error instanceof Error ? error.message : String(error)],
       };
+    }
+    for (const source of this.#warningSources) {
+      health.warnings.push(...(await source(instanceId).catch(() => [])));
     }
     const checked = { ...health, checkedAt: new Date(this.#options.clock.now()) };
     if (!this.#stopped) await this.#options.store.instances.updateHealth(instanceId, checked);
@@ -306,12 +319,27 @@ export class RuntimeProviderHub implements ProviderHub, Worker {
       ),
       logger,
       webhookUrl: ingressUrlOf(this.#options.publicBaseUrl, instance),
+      isStaleIngressUrl: (url) => this.#isStaleIngressUrl(url),
     });
     const pacing = effectivePacing(
       instance.provider,
       (instance.config as { pacing?: InstancePacing }).pacing,
     );
     return { provider, context, pacing };
+  }
+
+  /**
+   * Whether `url` is an ingress URL of this gateway (under `PUBLIC_BASE_URL`, the ingress path's
+   * shape) whose instance is gone or whose token is not the instance's any more.
+   */
+  async #isStaleIngressUrl(url: string): Promise<boolean> {
+    const prefix = `${this.#options.publicBaseUrl}/providers/`;
+    if (!url.startsWith(prefix)) return false;
+    const match = /^([0-9a-f-]{36})\/webhook\/([^/?#]+)$/.exec(url.slice(prefix.length));
+    if (!match) return false;
+    const [, instanceId = '', token] = match;
+    const instance = await this.#options.store.instances.findById(instanceId);
+    return !instance || instance.deletedAt !== null || instance.ingressToken !== token;
   }
 
   /**

@@ -48,8 +48,9 @@ export function messagesRoutes(
         request.correlationId,
       );
       if (outcome.created) return ok(request, 202, toSendResult(outcome.message));
+      // A replay answers the message as it is now (its status moved on since the 202).
       reply.header('idempotent-replayed', 'true');
-      return ok(request, 200, toSendResult(outcome.message));
+      return ok(request, 200, await messageViews.message(outcome.message));
     },
     list: async ({ query, request }) =>
       ok(request, 200, await messageViews.list(await messages.list(customerOf(request).id, query))),
@@ -65,6 +66,8 @@ export function messagesRoutes(
         200,
         await messageViews.message(await messages.get(customerOf(request).id, params.id)),
       ),
+    routing: async ({ params, request }) =>
+      ok(request, 200, await messages.routing(customerOf(request).id, params.id)),
     retry: async ({ params, request }) => {
       const message = await messages.retry(
         customerOf(request).id,

@@ -12,5 +12,11 @@ export function numbersRoutes(services: Services): RouterImplementation<typeof c
       const numbers = await services.numbers.list(customerOf(request).id);
       return ok(request, 200, numbers.map(toSenderNumberView));
     },
+    getSendPolicy: async ({ request, params }) =>
+      ok(
+        request,
+        200,
+        await services.sendPolicies.ofNumber(customerOf(request).id, params.phoneNumber),
+      ),
   };
 }

@@ -6,6 +6,8 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { ApiReference, DOCS_PATH } from '../http/api-reference';
 import { createAuthenticationHook } from '../http/authentication';
+import { CompressedAssets } from '../http/compressed-assets';
+import { registerConsole } from '../http/console-assets';
 import { createRateLimitHook } from '../http/rate-limit';
 import { toValidationDomainError } from '../http/validation-errors';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store';
@@ -15,6 +17,7 @@ import { attachmentsRoutes } from './attachments';
 import { callbacksRoutes } from './callbacks';
 import { capabilitiesRoutes } from './capabilities';
 import { chatsRoutes } from './chats';
+import { contactErasuresRoutes } from './contact-erasures';
 import { eventsRoutes } from './events';
 import { healthRoutes } from './health';
 import { messagesRoutes } from './messages';
@@ -75,18 +78,26 @@ export async function registerContractRoutes(
   const { config, services } = options;
   const reference = new ApiReference(config.publicBaseUrl);
   app.addHook('onClose', () => reference.close());
-  // The reference page's own script and styles: static assets, not API operations.
-  app.get(`${DOCS_PATH}/*`, { logLevel: 'warn' }, async (request, reply) => {
-    const asset = await reference.page(request.url.split('?')[0] ?? request.url);
-    return reply.code(asset.status).type(asset.contentType).send(asset.body);
-  });
+  // The reference page's own script and styles: static assets, not API operations, served
+  // compressed and cacheable (the script is ~5 MB).
+  const assets = new CompressedAssets((url) => reference.page(url));
+  app.get(`${DOCS_PATH}/*`, { logLevel: 'warn' }, async (request, reply) =>
+    assets.send(request.url.split('?')[0] ?? request.url, request, reply),
+  );
+  registerConsole(app);
   const implemented: Partial<Record<Resource, ScopeRegistration>> = {
     health: routerRegistration(
       contract.health,
-      healthRoutes(services, reference, config.metricsToken),
+      healthRoutes(services, reference, {
+        open: config.metricsOpen,
+        tokens: [config.metricsToken, config.adminToken].filter(
+          (token): token is string => token !== undefined,
+        ),
+      }),
     ),
     numbers: routerRegistration(contract.numbers, numbersRoutes(services)),
     optOuts: routerRegistration(contract.optOuts, optOutsRoutes(services)),
+    contactErasures: routerRegistration(contract.contactErasures, contactErasuresRoutes(services)),
     admin: routerRegistration(contract.admin, adminRoutes(services, config.publicBaseUrl)),
     messages: routerRegistration(contract.messages, messagesRoutes(services)),
     capabilities: routerRegistration(contract.capabilities, capabilitiesRoutes(services)),

@@ -151,6 +151,8 @@ export interface DeliveryPageQuery {
 export interface DeliveryRepository {
   /** Queues or records attempts. */
   insertMany(deliveries: readonly DeliveryRecord[]): Promise<void>;
+  /** How many attempts made at or after `since` failed (`retrying` or `failed`), every customer's. */
+  countFailedSince(since: Date): Promise<number>;
   /** How many attempts wait to be made (`pending`, due or not): the delivery backlog. */
   countPending(): Promise<number>;
   /** The customer's attempt with this id on this webhook. */

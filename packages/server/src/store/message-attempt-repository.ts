@@ -1,5 +1,7 @@
 import type { Channel } from '@switchboard/contract';
 import type { ProviderFailure } from '@switchboard/provider-kit';
+import type { MessagePartRecord } from './message-part-repository';
+import type { MessageRecord } from './message-repository';
 
 /**
  * A provider status update that arrived before the send of its attempt was recorded as accepted
@@ -49,12 +51,36 @@ export interface MessageAttemptRecord {
   createdAt: Date;
 }
 
+/** What a provider status update that echoes its attempt is about, read in one statement. */
+export interface StatusTarget {
+  /**
+   * The part the instance's provider id names, of the newest attempt that has it (as
+   * `MessagePartRepository.findByExternalId` answers it); undefined when none does.
+   */
+  part: MessagePartRecord | undefined;
+  /** The attempt the update echoes. */
+  attempt: MessageAttemptRecord;
+  /** The attempt's message, in any customer, deleted or not; undefined when it is gone. */
+  message: MessageRecord | undefined;
+}
+
 /** Delivery attempts: how provider status updates find their message. */
 export interface MessageAttemptRepository {
   /** Records an attempt; recording the same attempt id again changes nothing. */
   insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void>;
   /** The attempt with this id. */
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined>;
+  /**
+   * For a status update that names attempt `attemptId` and provider id `externalId` of
+   * `instanceId`: the part that id names, the attempt and its message, in one read instead of
+   * three (one round trip on PostgreSQL). Undefined when there is no such attempt (the part, if
+   * any, is then read on its own).
+   */
+  findStatusTarget(
+    attemptId: string,
+    instanceId: string,
+    externalId: string,
+  ): Promise<StatusTarget | undefined>;
   /**
    * Records the provider id of an accepted attempt, and answers the status updates kept for it
    * while it had none (empty when there are none), in one statement.

@@ -66,6 +66,16 @@ export interface StoredMention {
   length: number;
 }
 
+/** Why a `queued` message waits for its number's send policy, and until when. */
+export interface StoredHold {
+  /** What holds it. */
+  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted';
+  /** The hold in one sentence. */
+  message: string;
+  /** When the allowance returns (epoch milliseconds). */
+  until: number;
+}
+
 /** A message as stored. */
 export interface MessageRecord {
   /** `msg_<uuid v7>`. */
@@ -143,6 +153,13 @@ export interface MessageRecord {
    * parts); null or absent when unknown or not sms.
    */
   segments?: number | null;
+  /** Why the `queued` message waits for its number's send policy; null or absent when it does not. */
+  hold?: StoredHold | null;
+  /**
+   * When retention redacted the body and media (the record and its timeline stay); null or absent
+   * while the content is kept.
+   */
+  redactedAt?: Date | null;
   /** Creation time. */
   createdAt: Date;
   /** Last change. */
@@ -162,6 +179,7 @@ export type MessagePatch = Partial<
     | 'externalId'
     | 'instanceId'
     | 'segments'
+    | 'hold'
     | 'errorCode'
     | 'errorMessage'
     | 'retryCount'
@@ -195,10 +213,59 @@ export interface MessageListQuery {
   status?: MessageStatus;
   /** Only this recipient. */
   to?: string;
+  /** Only this sender. */
+  from?: string;
+  /** Only messages routed to this channel. */
+  channel?: Channel;
+  /** Only messages created at or after this time. */
+  createdAfter?: Date;
+  /** Only messages created before this time. */
+  createdBefore?: Date;
   /** Page size. */
   limit: number;
   /** Continue after this message. */
   after?: CreatedCursor;
+}
+
+/** What the delivery watchdog reads of one outbound message. */
+export interface SendOutcomeRecord {
+  /** The sender number. */
+  from: string;
+  /** The channel it went out on. */
+  channel: Channel;
+  /** Its status now. */
+  status: MessageStatus;
+  /** Every status it reached. */
+  timeline: StoredTimelineEntry[];
+}
+
+/** Outbound messages of a window by their status now (the operator's stats). */
+export interface OutboundTally {
+  /** Every outbound message of the window. */
+  accepted: number;
+  /** How many are `sent`. */
+  sent: number;
+  /** How many are `delivered` or `read`. */
+  delivered: number;
+  /** How many are `failed`. */
+  failed: number;
+  /** How many fell back to another channel. */
+  fallbacks: number;
+}
+
+/** Adds up rows of (status, fallback, count) into an {@link OutboundTally}. */
+export function toOutboundTally(
+  rows: readonly { status: MessageStatus; fallback: boolean; count: number }[],
+): OutboundTally {
+  const tally: OutboundTally = { accepted: 0, sent: 0, delivered: 0, failed: 0, fallbacks: 0 };
+  for (const { status, fallback, count } of rows) {
+    tally.accepted += count;
+    if (fallback) tally.fallbacks += count;
+    if (status === 'sent') tally.sent += count;
+    if (status === 'delivered' || status === 'read') tally.delivered += count;
+    if (status === 'failed') tally.failed += count;
+  }
+  return tally;
 }
 
 /** Which attempt of a message: its retry and channel (an attempt's id is made of them). */
@@ -235,13 +302,18 @@ export interface MessageRepository {
   findByIdempotencyKey(customerId: string, key: string): Promise<MessageRecord | undefined>;
   /** The latest message an instance sent or received under this provider id. */
   findByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | undefined>;
-  /** A page of the customer's visible messages (not deleted, not suppressed), newest first. */
-  list(customerId: string, query: MessageListQuery): Promise<MessageRecord[]>;
+  /**
+   * A page of the customer's visible messages (not deleted, not suppressed), newest first; every
+   * customer's when `customerId` is undefined (the operator).
+   */
+  list(customerId: string | undefined, query: MessageListQuery): Promise<MessageRecord[]>;
   /** A page of the customer's visible `scheduled` messages, soonest due first. */
   listScheduled(
     customerId: string,
     query: { limit: number; after?: ScheduledCursor },
   ): Promise<MessageRecord[]>;
+  /** Outbound messages created at or after `since`, every customer's, by their status now. */
+  tallyOutboundSince(since: Date): Promise<OutboundTally>;
   /** How many messages (deleted or not) are in each of `statuses` (metrics; status index). */
   countByStatus(
     statuses: readonly MessageStatus[],
@@ -260,6 +332,16 @@ export interface MessageRepository {
    * work a process that died may have left (several processes on one database).
    */
   staleIds(status: MessageStatus, before: Date, limit: number): Promise<string[]>;
+  /**
+   * The outbound messages of an instance in one of `statuses` changed since `since` (deleted ones
+   * included), most recently changed first, at most `limit`: the delivery watchdog's sample.
+   */
+  recentSends(
+    instanceId: string,
+    statuses: readonly MessageStatus[],
+    since: Date,
+    limit: number,
+  ): Promise<SendOutcomeRecord[]>;
   /**
    * Takes a message left in `status` and unchanged since `before` by setting its `updatedAt` to
    * `now`; of processes racing for it, exactly one gets `true`.

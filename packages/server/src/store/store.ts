@@ -1,6 +1,8 @@
 import type { ApiKeyRepository } from './api-key-repository';
 import type { CallbackSecretRepository } from './callback-secret-repository';
 import type { CapabilityCacheRepository } from './capability-cache-repository';
+import type { ClusterChannel } from './cluster-channel';
+import type { ContactErasureRepository } from './contact-erasure-repository';
 import type { ConversationRepository } from './conversation-repository';
 import type { CustomerRepository } from './customer-repository';
 import type { DeliveryRepository } from './delivery-repository';
@@ -18,9 +20,14 @@ import type { OptOutRepository } from './opt-out-repository';
 import type { ProviderEventReceiptRepository } from './provider-event-receipt-repository';
 import type { ProviderLeaseRepository } from './provider-lease-repository';
 import type { ProviderStateRepository } from './provider-state-repository';
+import type { RetentionRepository } from './retention-repository';
+import type { RoutingStepRepository } from './routing-step-repository';
+import type { SendPolicyRepository } from './send-policy-repository';
+import type { SenderPaceBook } from './sender-pace-book';
 import type { ServerSecretRepository } from './server-secret-repository';
 import type { SignupCodeRepository } from './signup-code-repository';
 import type { StoredAttachmentRepository } from './stored-attachment-repository';
+import type { UnroutedInboundRepository } from './unrouted-inbound-repository';
 import type { WebhookRepository } from './webhook-repository';
 import type { WhatsAppSessionRepository } from './whatsapp-session-repository';
 
@@ -42,6 +49,8 @@ export interface Repositories {
   readonly messageReceipts: MessageReceiptRepository;
   /** The upstream parts of multi-part sends. */
   readonly messageParts: MessagePartRepository;
+  /** The routing traces of messages. */
+  readonly routingSteps: RoutingStepRepository;
   /** Reactions on messages, one per message per sender. */
   readonly messageReactions: MessageReactionRepository;
   /** Cached availability answers of providers. */
@@ -76,6 +85,14 @@ export interface Repositories {
   readonly providerEventReceipts: ProviderEventReceiptRepository;
   /** The opt-out ledger: recipients who texted STOP to a customer's numbers. */
   readonly optOuts: OptOutRepository;
+  /** Inbound items no customer could receive, kept for delivery or the operator. */
+  readonly unroutedInbound: UnroutedInboundRepository;
+  /** Forgetting a contact, and the record of each erasure. */
+  readonly contactErasures: ContactErasureRepository;
+  /** Pruning by age and the per-customer retention periods. */
+  readonly retention: RetentionRepository;
+  /** Send policies of numbers and instances, their daily counts and restrictions. */
+  readonly sendPolicies: SendPolicyRepository;
 }
 
 /**
@@ -114,6 +131,16 @@ export interface Store extends UnitOfWork {
    * commit all or nothing: that takes {@link UnitOfWork.transaction}.
    */
   grouped<T>(work: (repositories: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * The departure slots of sender numbers, shared by every process on the database: present where
+   * several processes share it (PostgreSQL), absent on SQLite (one process paces in memory).
+   */
+  readonly senderPace?: SenderPaceBook;
+  /**
+   * A channel `name` (a plain identifier) between the processes sharing the database
+   * (PostgreSQL's `LISTEN`/`NOTIFY`); absent on SQLite, which one process uses.
+   */
+  clusterChannel?(name: string): ClusterChannel;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   /** Closes the database once pending operations finished. */

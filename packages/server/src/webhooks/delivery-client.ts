@@ -117,7 +117,7 @@ function describeError(error: unknown): string {
 export async function deliver(input: DeliverInput): Promise<DeliveryOutcome> {
   // The deadline aborts through an EventEmitter, which undici takes as a `signal` as it takes an
   // AbortSignal: an AbortController's EventTarget bookkeeping cost ~30 µs of CPU an attempt
-  // (docs/performance.md, "The webhook sender's own cost"). Once the headers are in, the same
+  // (bench/results/history.md, "The webhook sender's own cost"). Once the headers are in, the same
   // abort destroys the response body, so one deadline still covers the whole attempt.
   const deadline = new EventEmitter();
   let timedOut = false;

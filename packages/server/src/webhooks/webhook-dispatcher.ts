@@ -49,7 +49,12 @@ export interface WebhookDispatcherOptions {
   callbackSigningKey: (customerId: string) => Promise<string>;
   /** Most attempts in flight at once (`WEBHOOK_CONCURRENCY`). */
   concurrency: number;
-  /** Fallback poll interval (`WEBHOOK_POLL_INTERVAL_MS`); commits wake the dispatcher at once. */
+  /**
+   * Fallback poll interval (`WEBHOOK_POLL_INTERVAL_MS`): commits of this process offer their
+   * attempts at once, attempts it schedules (retries, a spread backlog) wake it when they come
+   * due, and other processes' commits it does not make wake it through `WebhookWakeUp`; the poll
+   * finds the rest (a dead process's leases run out, a note lost).
+   */
   pollIntervalMs: number;
   /**
    * Sign and send on a worker thread of its own (`WEBHOOK_SENDER_THREAD`), so the event loop
@@ -153,6 +158,10 @@ export class WebhookDispatcher implements Worker {
   /** Outcomes of attempts made and not yet committed (the stop waits for them). */
   readonly #recording = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (`clock` time), to bring it forward for an earlier due time. */
+  #timerAt = Number.POSITIVE_INFINITY;
+  /** Due times (`clock` time, ascending) of attempts this process scheduled for later. */
+  readonly #dueTimes: number[] = [];
   #polling: Promise<void> | undefined;
   #pollAgain = false;
   #started = false;
@@ -228,9 +237,31 @@ export class WebhookDispatcher implements Worker {
           this.wake();
           return;
         }
-        this.#timer = setTimeout(() => this.wake(), this.#options.pollIntervalMs);
-        this.#timer.unref();
+        this.#arm();
       });
+  }
+
+  /**
+   * Arms the next look-up: at the earliest due time this process scheduled, or after the
+   * fallback poll interval, whichever comes first.
+   */
+  #arm(): void {
+    const now = this.#options.clock.now();
+    while ((this.#dueTimes[0] ?? Number.POSITIVE_INFINITY) <= now) this.#dueTimes.shift();
+    const at = Math.min(now + this.#options.pollIntervalMs, this.#dueTimes[0] ?? Infinity);
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.wake(), Math.max(0, at - now));
+    this.#timer.unref();
+  }
+
+  /** Notes an attempt scheduled for `at` (`clock` time): the dispatcher looks when it is due. */
+  #noteDue(at: number): void {
+    let index = this.#dueTimes.length;
+    while (index > 0 && (this.#dueTimes[index - 1] ?? 0) > at) index -= 1;
+    this.#dueTimes.splice(index, 0, at);
+    // A poll running re-arms when it ends; otherwise bring the timer forward.
+    if (!this.#polling && this.#started && !this.#stopped && at < this.#timerAt) this.#arm();
   }
 
   /**
@@ -238,17 +269,23 @@ export class WebhookDispatcher implements Worker {
    * straight to its receiver's lane, sparing the poll's look-ups, unless the lane is full or
    * older attempts of that receiver wait in the database (they go first, in due order). Those
    * left over are found by the lane's own top-up when it has attempts queued (each one that
-   * settles tops it up once it runs low), and otherwise by a poll, started at once. The lease
-   * taken before each attempt still decides who makes it.
+   * settles tops it up once it runs low), and otherwise by a poll, started at once; those due
+   * later by a look-up when they come due. The lease taken before each attempt still decides who
+   * makes it.
+   * @returns false when this dispatcher does not take them up (stopped, not started, or its
+   * queue full): other processes should be woken to make them.
    */
-  offer(deliveries: readonly DeliveryRecord[]): void {
-    if (!this.#started || this.#stopped) return;
+  offer(deliveries: readonly DeliveryRecord[]): boolean {
+    if (!this.#started || this.#stopped) return false;
     const now = this.#options.clock.now();
+    const full = this.#queue.isFull;
     let poll = false;
     for (const delivery of deliveries) {
       if (this.#queued.has(delivery.id)) continue;
       const targetKey = deliveryTargetKey(delivery);
-      const due = (delivery.nextAttemptAt ?? delivery.createdAt).getTime() <= now;
+      const dueAt = (delivery.nextAttemptAt ?? delivery.createdAt).getTime();
+      const due = dueAt <= now;
+      if (!due) this.#noteDue(dueAt);
       if (!due || this.#more.has(targetKey) || this.#queue.isFull || this.#roomOf(targetKey) <= 0) {
         // A full lane: its later attempts wait behind this one until a look-up finds them. A lane
         // with attempts queued is topped up as they settle (the mark asks for it); an empty one
@@ -260,6 +297,7 @@ export class WebhookDispatcher implements Worker {
       this.#enqueue(delivery.id, targetKey);
     }
     if (poll) this.wake();
+    return !full;
   }
 
   /**
@@ -303,7 +341,9 @@ export class WebhookDispatcher implements Worker {
       recentMs: SHORT_OUTAGE_MS,
     });
     for (const { item, runAt } of spread) {
-      if (runAt !== item.dueAt) await store.deliveries.reschedule(item.id, new Date(runAt));
+      if (runAt === item.dueAt) continue;
+      await store.deliveries.reschedule(item.id, new Date(runAt));
+      this.#noteDue(runAt);
     }
     if (overdue.length > 1) {
       this.#log.info({ overdue: overdue.length }, 'spreading overdue webhook deliveries');
@@ -493,7 +533,11 @@ export class WebhookDispatcher implements Worker {
       if (!(await tx.deliveries.complete(delivery.id, this.owner, plan.result, { resetStreak }))) {
         return;
       }
-      if (plan.followUp) await tx.deliveries.insertMany([plan.followUp]);
+      if (plan.followUp) {
+        await tx.deliveries.insertMany([plan.followUp]);
+        const { nextAttemptAt } = plan.followUp;
+        if (nextAttemptAt) tx.afterCommit(() => this.#noteDue(nextAttemptAt.getTime()));
+      }
       if (delivery.webhookId === null || plan.streak !== 'exhausted') return;
       const { streak, deactivated } = await tx.webhooks.recordExhaustedChain(
         delivery.webhookId,

@@ -8,6 +8,8 @@ import { ForwardingLogger } from '../domain/inbound/forwarding-logger';
 import type { InboundDeps } from '../domain/inbound/inbound-deps';
 import { InboundMessageReceiver } from '../domain/inbound/inbound-message-handler';
 import { registerInboundHandlers } from '../domain/inbound/register-inbound-handlers';
+import { UnroutedInboundKeeper } from '../domain/inbound/unrouted-inbound-keeper';
+import { UnroutedInboundService } from '../domain/inbound/unrouted-inbound-service';
 import { InboundRenditions } from '../domain/media/inbound-renditions';
 import type { MessageEvents } from '../domain/messages/message-events';
 import type { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
@@ -18,7 +20,9 @@ import type { OutboundUrlPolicy } from '../egress/outbound-url';
 import type { EventRecorder } from '../events/event-recorder';
 import type { MediaEngine } from '../media/media-engine';
 import type { ProviderHub } from '../providers/provider-hub';
+import { UnroutedInboundWorker } from '../scheduler/unrouted-inbound-worker';
 import type { Store } from '../store/store';
+import type { UnroutedInboundRecord } from '../store/unrouted-inbound-repository';
 import type { Workers } from '../workers';
 import type { GuardedMediaFetch } from './guarded-media-fetch';
 
@@ -38,6 +42,10 @@ export interface ChatServices {
   chatLogger: ForwardingLogger;
   /** Closes the connections of attachment downloads. */
   closeAttachmentFetches: () => Promise<void>;
+  /** The inbound items no customer could receive: list, discard, deliver, expire. */
+  unroutedInbound: UnroutedInboundService;
+  /** Delivers kept items once their address is assigned, and expires them (started by the app). */
+  unroutedInboundWorker: UnroutedInboundWorker;
 }
 
 /** What {@link createChatServices} builds on. */
@@ -64,6 +72,8 @@ export interface ChatDependencies {
   mediaFetch: GuardedMediaFetch;
   /** The media conversion pool (browser-playable copies of inbound media). */
   mediaEngine: MediaEngine;
+  /** Told of each inbound item kept because no customer could receive it (the metrics). */
+  onUnroutedKept?: (item: UnroutedInboundRecord) => void;
 }
 
 /**
@@ -73,7 +83,14 @@ export interface ChatDependencies {
 export function createChatServices(deps: ChatDependencies): ChatServices {
   const { store, clock, config, events, hub, attachmentSigner } = deps;
   const logger = new ForwardingLogger();
+  const unrouted = new UnroutedInboundKeeper({
+    store,
+    clock,
+    logger,
+    ...(deps.onUnroutedKept ? { onKept: deps.onUnroutedKept } : {}),
+  });
   const inboundMessages = new InboundMessageReceiver({
+    unrouted,
     store,
     events,
     clock,
@@ -97,8 +114,20 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
         : {}),
     },
   });
-  const inboundDeps: InboundDeps = { store, events, clock, logger };
-  registerInboundHandlers(hub, { ...inboundDeps, lifecycle: deps.messageEvents }, inboundMessages);
+  const inboundDeps: InboundDeps = { store, events, clock, logger, unrouted };
+  const unroutedInbound = new UnroutedInboundService({
+    store,
+    clock,
+    logger,
+    retentionMs: config.unroutedInboundRetentionMs,
+  });
+  unroutedInbound.useReplay(
+    registerInboundHandlers(
+      hub,
+      { ...inboundDeps, lifecycle: deps.messageEvents },
+      inboundMessages,
+    ),
+  );
   registerWhatsAppHandlers(hub, inboundDeps);
   return {
     chats: new ChatService({
@@ -126,12 +155,18 @@ export function createChatServices(deps: ChatDependencies): ChatServices {
     ),
     chatLogger: logger,
     closeAttachmentFetches: () => deps.mediaFetch.close(),
+    unroutedInbound,
+    unroutedInboundWorker: new UnroutedInboundWorker(
+      unroutedInbound,
+      config.unroutedInboundIntervalMs,
+    ),
   };
 }
 
 /**
- * Starts the chat side once the providers run: attaches the logger and reconnects the WhatsApp
- * sessions stored as connected. Registers a worker that closes attachment downloads at shutdown.
+ * Starts the chat side once the providers run: attaches the logger, reconnects the WhatsApp
+ * sessions stored as connected and starts delivering kept inbound items. Registers a worker that
+ * closes attachment downloads at shutdown.
  */
 export async function startChats(
   services: ChatServices,
@@ -140,5 +175,7 @@ export async function startChats(
 ): Promise<void> {
   services.chatLogger.attach(logger);
   workers.add({ name: 'attachment-fetches', stop: services.closeAttachmentFetches });
+  workers.add(services.unroutedInboundWorker);
+  services.unroutedInboundWorker.start(logger);
   await services.whatsappSessions.resumeAfterStart();
 }

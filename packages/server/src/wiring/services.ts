@@ -5,12 +5,15 @@ import { ApiKeyService } from '../domain/api-keys/api-key-service';
 import { AttachmentSigner } from '../domain/attachments/attachment-signer';
 import { CallbackService } from '../domain/callbacks/callback-service';
 import { CustomerService } from '../domain/customers/customer-service';
+import { DeliveryWatchdog } from '../domain/delivery-watchdog/delivery-watchdog';
 import { HealthService } from '../domain/health/health-service';
 import { IngressService } from '../domain/ingress/ingress-service';
 import { InstanceService } from '../domain/instances/instance-service';
 import { MessageViews } from '../domain/messages/message-view';
 import { NumberService } from '../domain/numbers/number-service';
 import { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
+import { restrictionWarnings } from '../domain/send-policy/restriction-warnings';
+import { OperatorStatsService } from '../domain/stats/operator-stats-service';
 import { WebhookService } from '../domain/webhooks/webhook-service';
 import { OutboundUrlPolicy } from '../egress/outbound-url';
 import type { HostResolver } from '../egress/safe-dispatcher';
@@ -24,12 +27,15 @@ import type { RedisConnection } from '../redis/redis-connection';
 import { RedisEventBus } from '../redis/redis-event-bus';
 import type { Store } from '../store/store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { WebhookWakeUp } from '../webhooks/webhook-wake-up';
 import { type ChatServices, createChatServices } from './chat-services';
+import { openClusterChannel } from './cluster-channels';
+import { createDataLifecycleServices, type DataLifecycleServices } from './data-lifecycle-services';
 import { createGuardedMediaFetch } from './guarded-media-fetch';
 import { createMessagingServices, type MessagingServices } from './messaging-services';
 
 /** The domain services the HTTP routes and the CLI call. */
-export interface Services {
+export interface Services extends DataLifecycleServices {
   /** Customer accounts. */
   customers: CustomerService;
   /** API keys and authentication. */
@@ -52,6 +58,8 @@ export interface Services {
   webhooks: WebhookService;
   /** The durable webhook delivery worker (started by the app, never by the CLI). */
   webhookDispatcher: WebhookDispatcher;
+  /** Wakes the other processes' dispatchers (processes sharing a PostgreSQL database only). */
+  webhookWakeUp?: WebhookWakeUp;
   /** The running providers and the one sink of their events (started by the app). */
   providers: MessagingServices['providers'];
   /** Send, list, get, retry, delete, the scheduled list and cancel of messages. */
@@ -68,6 +76,12 @@ export interface Services {
   messageScheduler: MessagingServices['messageScheduler'];
   /** Records message events. */
   messageEvents: MessagingServices['messageEvents'];
+  /** Where delivery reports what it could not record (attached to the app's logger at start). */
+  deliveryLog: MessagingServices['deliveryLog'];
+  /** The send policies' allowance: today's effective policy and counts of a number. */
+  sendAllowance: MessagingServices['sendAllowance'];
+  /** The send policies of numbers and instances. */
+  sendPolicies: MessagingServices['sendPolicies'];
   /** The chat endpoints. */
   chats: ChatServices['chats'];
   /** The WhatsApp pairing endpoints. */
@@ -84,6 +98,10 @@ export interface Services {
   chatLogger: ChatServices['chatLogger'];
   /** Closes attachment downloads at shutdown. */
   closeAttachmentFetches: ChatServices['closeAttachmentFetches'];
+  /** Inbound items no customer could receive: list, discard, deliver, expire. */
+  unroutedInbound: ChatServices['unroutedInbound'];
+  /** Delivers kept inbound items once their address is assigned (started by the app). */
+  unroutedInboundWorker: ChatServices['unroutedInboundWorker'];
   /** The opt-out ledger (STOP/START) sends are checked against. */
   optOuts: OptOutLedger;
   /** Per-message callback deliveries: their signing secret and log. */
@@ -92,6 +110,8 @@ export interface Services {
   mediaEngine: MediaEngine;
   /** The Prometheus metrics of `GET /metrics`. */
   metrics: GatewayMetrics;
+  /** The operator's traffic stats of `GET /admin/v1/stats`. */
+  stats: OperatorStatsService;
 }
 
 /** Replacements for what {@link createServices} would otherwise create, for tests. */
@@ -104,13 +124,13 @@ export interface ServiceOverrides {
   redis?: RedisConnection;
 }
 
-/** Creates every service over one store, clock and configuration. */
-export function createServices(
+/** The event log's services: the bus, callbacks, the event streams, metrics and webhook delivery. */
+function createEventServices(
   store: Store,
   clock: Clock,
   config: Config,
-  overrides: ServiceOverrides = {},
-): Services {
+  overrides: ServiceOverrides,
+) {
   const bus = overrides.redis
     ? new RedisEventBus(overrides.redis, config.redisKeyPrefix, overrides.redis.logger, {
         events: store.events,
@@ -123,8 +143,14 @@ export function createServices(
     heartbeatMs: config.sseHeartbeatMs,
     maxBufferBytes: config.sseMaxBufferBytes,
   });
-  const metrics = new GatewayMetrics({ store, streams: eventStreams });
+  const deliveryWatchdog = new DeliveryWatchdog(store, clock);
+  const metrics = new GatewayMetrics({
+    store,
+    streams: eventStreams,
+    deliveries: deliveryWatchdog,
+  });
   events.onCommitted((event) => metrics.event(event));
+  const channel = openClusterChannel(store, overrides.redis, config.redisKeyPrefix, 'webhooks');
   const webhookDispatcher = new WebhookDispatcher({
     onAttempt: (attempt) => metrics.delivery(attempt),
     callbackSigningKey: (customerId) => callbacks.signingKey(customerId),
@@ -135,10 +161,64 @@ export function createServices(
     allowPrivate: config.webhookAllowPrivateUrls,
     concurrency: config.webhookConcurrency,
     senderThread: config.webhookSenderThread,
-    pollIntervalMs: config.webhookPollIntervalMs,
+    // Unset: processes that wake each other poll rarely, for what no note reached them about.
+    pollIntervalMs: config.webhookPollIntervalMs ?? (channel ? 30_000 : 1_000),
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
-  events.onDeliveriesQueued((deliveries) => webhookDispatcher.offer(deliveries));
+  const webhookWakeUp = channel
+    ? new WebhookWakeUp(channel, () => webhookDispatcher.wake())
+    : undefined;
+  events.onDeliveriesQueued((deliveries) => {
+    if (!webhookDispatcher.offer(deliveries)) webhookWakeUp?.announce();
+  });
+  return {
+    events,
+    callbacks,
+    eventStreams,
+    metrics,
+    webhookDispatcher,
+    deliveryWatchdog,
+    ...(webhookWakeUp ? { webhookWakeUp } : {}),
+  };
+}
+
+/** The FFmpeg runner of media conversion, as configured. */
+function createMediaEngine(config: Config): MediaEngine {
+  return new MediaEngine({
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    concurrency: config.mediaTranscodeConcurrency,
+    timeoutMs: config.mediaTranscodeTimeoutMs,
+  });
+}
+
+/**
+ * Adds to an instance's health what the gateway knows of it beyond its provider: inbound kept for
+ * want of a number, deliveries stalling (the watchdog), WhatsApp's restriction of a number.
+ */
+function addWarningSources(
+  providers: MessagingServices['providers'],
+  sources: readonly Parameters<MessagingServices['providers']['addWarningSource']>[0][],
+): void {
+  for (const source of sources) providers.addWarningSource(source);
+}
+
+/** Creates every service over one store, clock and configuration. */
+export function createServices(
+  store: Store,
+  clock: Clock,
+  config: Config,
+  overrides: ServiceOverrides = {},
+): Services {
+  const {
+    events,
+    callbacks,
+    eventStreams,
+    metrics,
+    webhookDispatcher,
+    deliveryWatchdog,
+    webhookWakeUp,
+  } = createEventServices(store, clock, config, overrides);
   const attachmentSigner = new AttachmentSigner(
     { configured: config.attachmentSigningSecret, secrets: store.serverSecrets },
     config.publicBaseUrl,
@@ -150,12 +230,7 @@ export function createServices(
     ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
   const mediaFetch = createGuardedMediaFetch(config);
-  const mediaEngine = new MediaEngine({
-    ffmpegPath: config.ffmpegPath,
-    ffprobePath: config.ffprobePath,
-    concurrency: config.mediaTranscodeConcurrency,
-    timeoutMs: config.mediaTranscodeTimeoutMs,
-  });
+  const mediaEngine = createMediaEngine(config);
   const messaging = createMessagingServices({
     mediaEngine,
     urlPolicy,
@@ -167,7 +242,27 @@ export function createServices(
     attachmentSigner,
     optOuts,
     ...(overrides.providerRegistry ? { providerRegistry: overrides.providerRegistry } : {}),
+    ...(overrides.redis ? { redis: overrides.redis } : {}),
   });
+  const chatServices = createChatServices({
+    store,
+    clock,
+    config,
+    events,
+    hub: messaging.providers,
+    attachmentSigner,
+    messageEvents: messaging.messageEvents,
+    optOuts,
+    urlPolicy,
+    mediaFetch,
+    mediaEngine,
+    onUnroutedKept: (item) => metrics.unrouted(item.kind),
+  });
+  addWarningSources(messaging.providers, [
+    (instanceId) => chatServices.unroutedInbound.warningsOf(instanceId),
+    (instanceId) => deliveryWatchdog.warningsOf(instanceId),
+    (instanceId) => restrictionWarnings(store, clock, instanceId),
+  ]);
   return {
     customers: new CustomerService(store, clock),
     apiKeys: new ApiKeyService(store, clock),
@@ -191,25 +286,16 @@ export function createServices(
       testHoldMs: config.webhookTimeoutMs + 60_000,
     }),
     webhookDispatcher,
+    ...(webhookWakeUp ? { webhookWakeUp } : {}),
     ...messaging,
     messageViews: new MessageViews(attachmentSigner),
     attachmentSigner,
-    ...createChatServices({
-      store,
-      clock,
-      config,
-      events,
-      hub: messaging.providers,
-      attachmentSigner,
-      messageEvents: messaging.messageEvents,
-      optOuts,
-      urlPolicy,
-      mediaFetch,
-      mediaEngine,
-    }),
+    ...chatServices,
     optOuts,
     callbacks,
     mediaEngine,
     metrics,
+    stats: new OperatorStatsService(store, clock),
+    ...createDataLifecycleServices(store, clock, config),
   };
 }

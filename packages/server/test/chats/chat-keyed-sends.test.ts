@@ -226,10 +226,17 @@ describe('sends keyed by a chat', () => {
         const provider = simulator.create(instance);
         return new Proxy(provider, {
           get(target, property) {
-            if (property === 'createGroup') {
-              return async (request: ProviderCreateGroupRequest) => {
-                await gate;
-                return target.createGroup(request);
+            const groups = target.capabilities.groups;
+            if (property === 'capabilities' && groups) {
+              return {
+                ...target.capabilities,
+                groups: {
+                  ...groups,
+                  createGroup: async (request: ProviderCreateGroupRequest) => {
+                    await gate;
+                    return groups.createGroup(request);
+                  },
+                },
               };
             }
             const value: unknown = Reflect.get(target, property);

@@ -1,14 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUp } from '../../src/find-up';
 import { createCustomerWithNumber, createInstance } from '../support/admin-helpers';
+import { launchChromium } from '../support/chromium';
 import { buildListeningApp } from '../support/listening-app';
 import { bearer, bodyOf } from '../support/test-app';
 
-/** Debian's Chromium (`.ci/run` installs it). */
-const CHROMIUM = '/usr/bin/chromium';
 /** The committed document the server must serve as it is. */
 const COMMITTED = JSON.parse(readFileSync(findUp('openapi/openapi.json', __dirname), 'utf8'));
 /** Set to write the screenshot `docs/images/api-reference.png` (the docs show it). */
@@ -16,20 +15,7 @@ const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1';
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // As root, and with nothing reaching for the internet.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -37,11 +23,15 @@ afterAll(async () => {
 
 describe('the documentation the server serves', () => {
   it('serves the committed OpenAPI document at /openapi.json, without a key', async () => {
-    const { t } = await buildListeningApp();
+    const { t, origin } = await buildListeningApp();
     const response = await t.app.inject({ url: '/openapi.json' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(bodyOf(response)).toEqual(COMMITTED);
+    // The committed document, naming this server (its PUBLIC_BASE_URL) as the one to call.
+    expect(bodyOf(response)).toEqual({
+      ...COMMITTED,
+      servers: [{ url: origin, description: 'This Switchboard server' }],
+    });
     const index = bodyOf<{ documentation: string }>(await t.app.inject({ url: '/' }));
     expect(index.documentation).toBe('/docs');
   });

@@ -214,6 +214,41 @@ describe('size limits at fetch time, when only the fetch can tell', () => {
     );
   });
 
+  it('refuses content.mediaUrls whose bytes are not an image, whatever the URL says (MEDIA_NOT_AN_IMAGE)', async () => {
+    const t = await buildMessagingApp({ env: LOCAL_FILES });
+    served.set('/photo', pngOf(1_000));
+    served.set('/small.jpg', pngOf(10_000));
+    // A PDF behind an extension-less URL, and one posing as a JPEG.
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+    served.set('/document', pdf);
+    served.set('/scan.jpg', pdf);
+    const id = await t.sendOk({
+      to: IMESSAGE_CONTACT,
+      routing: { preference: ['imessage'], fallback: false },
+      content: { text: 'Your receipts', mediaUrls: [`${origin}/photo`, `${origin}/document`] },
+    });
+    const failed = await t.waitForStatus(id, 'failed');
+    expect(failed.errorCode).toBe('MEDIA_NOT_AN_IMAGE');
+    expect(failed.errorMessage).toBe(
+      'content.mediaUrls[1] serves application/pdf, not a JPEG, PNG, GIF or WebP image; send other files with attachments[]',
+    );
+    expect(t.eventTypes(id)).not.toContain('message.sent');
+
+    const named = await t.sendOk({
+      to: IMESSAGE_CONTACT,
+      routing: { preference: ['sms'], fallback: false },
+      content: { mediaUrls: [`${origin}/scan.jpg`] },
+    });
+    expect((await t.waitForStatus(named, 'failed')).errorCode).toBe('MEDIA_NOT_AN_IMAGE');
+    // Images by their bytes go out, with or without an extension.
+    const images = await t.sendOk({
+      to: IMESSAGE_CONTACT,
+      routing: { preference: ['imessage'], fallback: false },
+      content: { mediaUrls: [`${origin}/photo`, `${origin}/small.jpg`] },
+    });
+    await t.waitForStatus(images, 'delivered', 'read');
+  });
+
   it('converts a fetched voice memo and records its real size and type', async () => {
     const t = await buildMessagingApp({ env: LOCAL_FILES });
     served.set('/memo.mp3', await samples.sample('wav'));

@@ -113,7 +113,7 @@ export function withHelpers(
       (event) => event.messageId !== id || earlier.has(event.id) || seen.has(event.id),
     );
   };
-  const waitFor = async (id: string, done: (message: Message) => boolean, timeoutMs = 5_000) => {
+  const waitFor = async (id: string, done: (message: Message) => boolean, timeoutMs = 15_000) => {
     let last: Message | undefined;
     const reached = await waitUntil(
       async () => {

@@ -53,10 +53,17 @@ export function recordingRegistry(): { registry: ProviderRegistry; calls: Provid
               });
             };
           }
-          if (property === 'react') {
-            return (request: ProviderReactRequest) => {
-              calls.reactions.push(request);
-              return target.react(request);
+          const reactions = target.capabilities.reactions;
+          if (property === 'capabilities' && reactions) {
+            return {
+              ...target.capabilities,
+              reactions: {
+                ...reactions,
+                react: (request: ProviderReactRequest) => {
+                  calls.reactions.push(request);
+                  return reactions.react(request);
+                },
+              },
             };
           }
           const value: unknown = Reflect.get(target, property);

@@ -258,6 +258,39 @@ describe('POST /v1/messages: content on each channel', () => {
     expect((await t.get(sms)).effect).toBe('slam');
   });
 
+  it('hands the provider messageType carousel with the media URLs, except on whatsapp', async () => {
+    const { registry, calls } = recordingRegistry();
+    const t = await buildMessagingApp({ overrides: { providerRegistry: registry } });
+    const mediaUrls = ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.jpg'];
+    const imessage = await t.sendOk({
+      to: DELIVERED,
+      content: { mediaUrls },
+      messageType: 'carousel',
+    });
+    const sms = await t.sendOk({
+      to: NO_IMESSAGE,
+      content: { mediaUrls },
+      messageType: 'carousel',
+    });
+    const whatsapp = await t.sendOk({
+      to: '+14155550160',
+      content: { mediaUrls },
+      messageType: 'carousel',
+      routing: { preference: ['whatsapp'] },
+    });
+    const plain = await t.sendOk({ to: DELIVERED, content: { mediaUrls } });
+    for (const id of [imessage, sms, whatsapp, plain])
+      await t.waitForStatus(id, 'delivered', 'read');
+    const sendOf = (id: string) => calls.sends.filter((send) => send.messageId === id);
+    expect(sendOf(imessage)).toMatchObject([
+      { channel: 'imessage', mediaUrls, messageType: 'carousel' },
+    ]);
+    expect(sendOf(sms)).toMatchObject([{ channel: 'sms', mediaUrls, messageType: 'carousel' }]);
+    expect(sendOf(whatsapp)).toMatchObject([{ channel: 'whatsapp', mediaUrls }]);
+    expect(sendOf(whatsapp)[0]).not.toHaveProperty('messageType');
+    expect(sendOf(plain)[0]).not.toHaveProperty('messageType');
+  });
+
   it('stores attachment metadata (never the bytes), infers MIME types, and sends the bytes', async () => {
     const { registry, calls } = recordingRegistry();
     const t = await buildMessagingApp({ overrides: { providerRegistry: registry } });
@@ -406,7 +439,9 @@ describe('POST /v1/messages: idempotency (rule 11)', () => {
     const byHeader = await post({ to: DELIVERED, content: { text: 'one' } }, 'h-1');
     expect(byHeader.statusCode).toBe(200);
     expect(byHeader.headers['idempotent-replayed']).toBe('true');
-    expect(bodyOf<{ data: unknown }>(byHeader).data).toEqual(bodyOf<{ data: unknown }>(first).data);
+    expect(bodyOf<{ data: { id: string } }>(byHeader).data.id).toBe(
+      bodyOf<{ data: { id: string } }>(first).data.id,
+    );
     // The header and the body field name the same key.
     const byBody = await post({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'h-1' });
     expect(byBody.statusCode).toBe(200);
@@ -427,17 +462,23 @@ describe('POST /v1/messages: idempotency (rule 11)', () => {
     );
   });
 
-  it('answers 200 with the first message for a repeated key, whatever the body; keys are per customer', async () => {
+  it('answers 200 with the first message as it is now for a repeated key, whatever the body; keys are per customer', async () => {
     const t = await buildMessagingApp();
     const first = await t.send({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'k-1' });
     expect(first.statusCode).toBe(202);
     const id = bodyOf<{ data: { id: string } }>(first).data.id;
+    await t.waitForStatus(id, 'delivered');
     const again = await t.send({ to: READS, content: { text: 'two' }, idempotencyKey: 'k-1' });
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    // The same body as the first answer: a client cannot tell them apart but by status and header.
-    expect(bodyOf<{ data: unknown }>(again).data).toEqual(bodyOf<{ data: unknown }>(first).data);
+    // The message the key created, as GET answers it now: delivered, not frozen at `queued`.
+    const current = bodyOf<{ data: Message }>(await t.request('GET', `/v1/messages/${id}`)).data;
+    const replayed = bodyOf<{ data: Message }>(again).data;
+    expect(replayed).toMatchObject({ id, to: DELIVERED, status: 'delivered' });
+    expect(replayed).toEqual(current);
+    // Nothing was sent again.
+    expect(t.eventTypes(id).filter((type) => type === 'message.queued')).toHaveLength(1);
 
     const other = await otherCustomer(t.app, t.instanceId, '+14155550188');
     const theirs = await t.send(
@@ -446,6 +487,29 @@ describe('POST /v1/messages: idempotency (rule 11)', () => {
     );
     expect(theirs.statusCode).toBe(202);
     expect(bodyOf<{ data: { id: string } }>(theirs).data.id).not.toBe(id);
+  });
+
+  it('answers 409 ALREADY_DELETED for the key of a deleted message, and sends nothing again', async () => {
+    const t = await buildMessagingApp();
+    const first = await t.send({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'gone' });
+    expect(first.statusCode).toBe(202);
+    const id = bodyOf<{ data: { id: string } }>(first).data.id;
+    await t.waitForStatus(id, 'delivered');
+    expect((await t.request('DELETE', `/v1/messages/${id}`)).statusCode).toBe(200);
+    const replay = await t.send({
+      to: DELIVERED,
+      content: { text: 'one' },
+      idempotencyKey: 'gone',
+    });
+    const failure = expectFailure(replay, 409, 'ALREADY_DELETED');
+    expect(failure.error.message).toContain(id);
+    const list = bodyOf<{ data: { messages: Message[] } }>(await t.request('GET', '/v1/messages'));
+    expect(list.data.messages).toHaveLength(0);
+    // A new key sends again.
+    expect(
+      (await t.send({ to: DELIVERED, content: { text: 'one' }, idempotencyKey: 'again' }))
+        .statusCode,
+    ).toBe(202);
   });
 
   it('creates exactly one message for 50 concurrent sends with one key', async () => {

@@ -67,6 +67,10 @@ describe('the packed server, installed alone', () => {
     expect(readFileSync(join(installedDir(), 'openapi', 'openapi.json'), 'utf8')).toBe(
       readFileSync(join(workspaceDir, 'openapi', 'openapi.json'), 'utf8'),
     );
+    // The console's built page, served at /console (decision 0561).
+    expect(readFileSync(join(installedDir(), 'console', 'dist', 'index.html'), 'utf8')).toContain(
+      '/console/assets/',
+    );
   });
 
   it('loads the Redis client, PostgreSQL store and media sniffer only when they are used', () => {
@@ -126,12 +130,22 @@ describe('the packed server, installed alone', () => {
       const health = await fetch(`${base}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ checks: { database: { status: 'ok' } } });
+      const consolePage = await fetch(`${base}/console`);
+      expect(consolePage.status).toBe(200);
+      expect(await consolePage.text()).toContain('/console/assets/');
       const served = await (await fetch(`${base}/openapi.json`)).json();
       // Compared as a boolean: a mismatch would otherwise print two half-megabyte documents.
       const committed = JSON.parse(
         readFileSync(join(workspaceDir, 'openapi', 'openapi.json'), 'utf8'),
-      ) as unknown;
-      expect(JSON.stringify(served) === JSON.stringify(committed)).toBe(true);
+      ) as Record<string, unknown>;
+      // The served document names this server (its host and port), the committed one the default.
+      expect(
+        JSON.stringify(served) ===
+          JSON.stringify({
+            ...committed,
+            servers: [{ url: base, description: 'This Switchboard server' }],
+          }),
+      ).toBe(true);
       const page = await (await fetch(`${base}/docs`)).text();
       const script = /src="(\/docs\/[^"]+\.js)"/.exec(page)?.[1];
       expect(script).toBeDefined();

@@ -1,6 +1,7 @@
 import type {
   Instance,
   Message,
+  NumberSendPolicy,
   QrCode,
   SignupCodes,
   SwitchboardEvent,
@@ -8,15 +9,18 @@ import type {
   WhatsAppSessionState,
   WhatsAppStatusData,
 } from '@switchboard/contract';
-import { FakeWhatsAppNetwork } from '@switchboard/provider-baileys/fake-socket';
-import { systemTimerClock } from '@switchboard/provider-kit';
+import type { FakeWhatsAppNetwork } from '@switchboard/provider-baileys/fake-socket';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock';
-import { createDefaultProviderRegistry } from '../../src/wiring/default-provider-registry';
 import { customerHelpers, eventually, type TestCustomer } from '../chats/chat-test-app';
 import { observe, ofType } from '../inbound/observers';
 import { adminPost, createCustomerWithNumber } from '../support/admin-helpers';
-import { buildTestApp, type TestApp, tempDir } from '../support/test-app';
+import {
+  fakeWhatsApp,
+  fakeWhatsAppGateway,
+  pairByQr as pairNumber,
+  sessionIn as sessionOf,
+} from '../support/fake-whatsapp-gateway';
+import { type TestApp, tempDir } from '../support/test-app';
 
 const WA = '+14155550170';
 const CONTACT = '+14155550171';
@@ -27,36 +31,26 @@ const PATH = `/v1/whatsapp/numbers/${WA.slice(1)}`;
 
 /** WhatsApp itself, shared by every server built on it (as the real one outlives restarts). */
 function whatsapp(options: { answerDelayMs?: number } = {}): FakeWhatsAppNetwork {
-  return new FakeWhatsAppNetwork(systemTimerClock, { receiptDelayMs: 5, ...options })
-    .addUser({ phoneNumber: WA, lid: '90000000000170@lid' })
-    .addUser({ phoneNumber: CONTACT, lid: '90000000000171@lid' })
-    .addUser({ phoneNumber: MEMBER, lid: '90000000000172@lid' })
-    .addUser({ phoneNumber: NEWCOMER, lid: NEWCOMER_LID });
+  return fakeWhatsApp(
+    [
+      { phoneNumber: WA, lid: '90000000000170@lid' },
+      { phoneNumber: CONTACT, lid: '90000000000171@lid' },
+      { phoneNumber: MEMBER, lid: '90000000000172@lid' },
+      { phoneNumber: NEWCOMER, lid: NEWCOMER_LID },
+    ],
+    options,
+  );
 }
 
 /** The gateway with the built-in adapters, Baileys on the fake socket, on `dir`'s database. */
-function gateway(network: FakeWhatsAppNetwork, dir: string): Promise<TestApp> {
-  return buildTestApp({
+function gateway(
+  network: FakeWhatsAppNetwork,
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  return fakeWhatsAppGateway(network, {
     dir,
-    env: {
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_POLL_INTERVAL_MS: '20',
-      LOG_LEVEL: 'warn',
-      // The test polls the API every few milliseconds: not the limit under test.
-      RATE_LIMIT_PER_MINUTE: '100000',
-    },
-    overrides: {
-      providerRegistry: createDefaultProviderRegistry({
-        simulatorStepMs: 0,
-        clock: new ManualClock(Date.now()),
-        baileys: {
-          socketFactory: network.socketFactory,
-          download: network.download,
-          reconnectDelaysMs: [20],
-          leaseRetryMs: 20,
-        },
-      }),
-    },
+    env: { ...env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '20' },
   });
 }
 
@@ -72,20 +66,12 @@ async function baileysCustomer(t: TestApp): Promise<TestCustomer> {
 }
 
 /** Waits until the session of {@link WA} is in `status`, as the API answers it. */
-function sessionIn(customer: TestCustomer, status: WhatsAppSessionState['status']) {
-  return eventually(async () => {
-    const state = await customer.ok<WhatsAppSessionState>('GET', `${PATH}/status`);
-    return state.status === status ? state : undefined;
-  });
-}
+const sessionIn = (customer: TestCustomer, status: WhatsAppSessionState['status']) =>
+  sessionOf(customer, WA, status);
 
 /** Enables the session of {@link WA} and scans its QR code with the phone. */
-async function pairByQr(customer: TestCustomer, network: FakeWhatsAppNetwork): Promise<void> {
-  await customer.ok('POST', `${PATH}/enable`);
-  await sessionIn(customer, 'qr_pending');
-  await network.scanQr(WA);
-  await sessionIn(customer, 'connected');
-}
+const pairByQr = (customer: TestCustomer, network: FakeWhatsAppNetwork) =>
+  pairNumber(customer, network, WA);
 
 const statuses = (events: readonly SwitchboardEvent[]): WhatsAppStatusData[] =>
   events.flatMap((event) => (event.type === 'whatsapp.status' ? [event.data] : []));
@@ -207,6 +193,46 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
     await again.close();
   });
 
+  it('announces what WhatsApp held while the socket was away (an append after reconnecting), verification codes included, and imports no history', async () => {
+    const network = whatsapp();
+    const t = await gateway(network, tempDir());
+    const acme = await baileysCustomer(t);
+    await pairByQr(acme, network);
+    const observed = await observe(t.app, acme);
+    // The phone's history sync: not imported.
+    await network.history(WA, [{ from: MEMBER, text: 'from before linking' }]);
+    // The connection drops; the socket comes back and WhatsApp hands over what it held.
+    await network.dropConnection(WA, 428);
+    await eventually(() =>
+      network.openSockets().length === 1 && network.socketOf(WA).user ? true : undefined,
+    );
+    await sessionIn(acme, 'connected');
+    await network.receiveWhileOffline(WA, { from: CONTACT, text: 'Sent while you were away' });
+    await network.receiveWhileOffline(WA, {
+      from: '+14155550198',
+      text: 'Your WhatsApp code: 654-321',
+    });
+    const held = await observed.both(
+      ofType('message.inbound', (event) => event.data.from === CONTACT),
+    );
+    expect(held.data).toMatchObject({ from: CONTACT, channel: 'whatsapp' });
+    const codes = await eventually(async () => {
+      const listed = await acme.ok<SignupCodes>('GET', `${PATH}/signup-codes`);
+      return listed.codes.length > 0 ? listed : undefined;
+    });
+    expect(codes.codes[0]).toMatchObject({ code: '654321', from: '+14155550198' });
+    expect(
+      observed
+        .webhook()
+        .some(
+          (event) =>
+            event.type === 'message.inbound' &&
+            (event.data as { text?: string }).text === 'from before linking',
+        ),
+    ).toBe(false);
+    await t.close();
+  });
+
   it('applies the receipts that come before the send is recorded, each once, in order', async () => {
     // WhatsApp's server ack, delivery and read (5, 10 and 15 ms after the send) reach the
     // adapter before the send's answer (50 ms), so the gateway has no provider id for them yet.
@@ -305,5 +331,68 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
     );
     expect(network.openSockets()[0]?.showingQr).toBe(false);
     await second.close();
+  });
+
+  it("restricts the number after three of WhatsApp's 463 refusals: new contacts wait 24 h, people who wrote still get replies", async () => {
+    // WhatsApp nacks a send to these with 463 (fake-baileys-socket: status ERROR, the code in
+    // messageStubParameters, as Baileys' decode-wa-message.js reports a negative server ack).
+    const refusing = ['+14155550181', '+14155550182', '+14155550183'];
+    const stranger = '+14155550184';
+    const network = whatsapp();
+    for (const phoneNumber of refusing) {
+      network.addUser({
+        phoneNumber,
+        lid: `900000000${phoneNumber.slice(-5)}@lid`,
+        behaviour: 'fail',
+      });
+    }
+    network.addUser({ phoneNumber: stranger, lid: '90000000000184@lid' });
+    const t = await gateway(network, tempDir(), { SEND_POLICY_RECHECK_MS: '20' });
+    const acme = await baileysCustomer(t);
+    await pairByQr(acme, network);
+    await network.receive(WA, { from: CONTACT, text: 'Are you open today?' });
+    const send = (to: string) =>
+      acme.ok<{ id: string }>(
+        'POST',
+        '/v1/messages',
+        { to, content: { text: 'Hello' }, routing: { preference: ['whatsapp'] } },
+        202,
+      );
+    const state = (id: string, done: (m: Message) => boolean) =>
+      eventually(async () => {
+        const message = await acme.ok<Message>('GET', `/v1/messages/${id}`);
+        return done(message) ? message : undefined;
+      });
+    for (const to of refusing) {
+      const failed = await state((await send(to)).id, (m) => m.status === 'failed');
+      // The customer sees WhatsApp's code and reason.
+      expect(failed.errorCode).toBe('NO_CHANNEL_AVAILABLE');
+      expect(failed.errorMessage).toContain('error 463');
+    }
+    const cold = await send(stranger);
+    const held = await state(cold.id, (m) => m.hold?.code === 'restricted');
+    expect(held.status).toBe('queued');
+    const policy = await acme.ok<NumberSendPolicy>('GET', `/v1/numbers/${WA.slice(1)}/send-policy`);
+    // WhatsApp's defaults hold on a new number: day 1 of its warm-up, 20 new contacts a day.
+    expect(policy.effective.find((e) => e.channel === 'whatsapp')).toMatchObject({
+      dailyCap: 250,
+      coldContactDailyCap: 20,
+      dayInUse: 1,
+      todaysCap: 20,
+      usage: { sends: 3, coldContacts: 3 },
+    });
+    expect(policy.effective.find((e) => e.channel === 'whatsapp')?.restricted).toMatchObject({
+      code: '463',
+      until: held.hold?.until,
+    });
+    const reply = await send(CONTACT);
+    await state(reply.id, (m) => m.status === 'read');
+    t.clock.advance(24 * 60 * 60 * 1000);
+    await state(cold.id, (m) => m.status === 'read');
+    expect(
+      (await acme.ok<NumberSendPolicy>('GET', `/v1/numbers/${WA.slice(1)}/send-policy`))
+        .effective[0]?.restricted,
+    ).toBeNull();
+    await t.close();
   });
 });

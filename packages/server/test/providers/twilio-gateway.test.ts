@@ -1,4 +1,5 @@
 import type { Instance, Message, OptOutList, SwitchboardEvent } from '@switchboard/contract';
+import { startLoopbackReceiver } from '@switchboard/testing';
 import { FakeTwilio, signTwilioCall } from '@switchboard/testing/twilio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -27,13 +28,17 @@ interface TwilioWorld {
 }
 
 /** The gateway on a real port with a Twilio instance on the fake, and a customer with a number. */
-async function twilioWorld(settings: Record<string, string> = {}): Promise<TwilioWorld> {
+async function twilioWorld(
+  settings: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<TwilioWorld> {
   const fake = new FakeTwilio({ stepMs: 5 });
   await fake.start();
   const { t } = await buildListeningApp({
     REACHABILITY_BUDGET_MS: '2000',
     PROVIDER_RETRY_BASE_MS: '50',
     PROVIDER_HTTP_TIMEOUT_MS: '300',
+    ...env,
   });
   const instance = await adminPost<Instance>(t.app, '/admin/v1/instances', {
     name: 'twilio',
@@ -64,6 +69,12 @@ async function twilioWorld(settings: Record<string, string> = {}): Promise<Twili
   const events = recordedEvents(t.app, customer.id);
   return { t, fake, instance, customerId: customer.id, key: apiKey.key, events };
 }
+
+/** A 1×1 PNG, served where a test needs `content.mediaUrls` that really are images. */
+const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end', () => {
   let w: TwilioWorld;
@@ -97,7 +108,11 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     w = await twilioWorld();
   });
 
+  /** Closes what a test started beside the world. */
+  const after: (() => Promise<void>)[] = [];
+
   afterEach(async () => {
+    for (const close of after.splice(0)) await close();
     await w.t.close();
     await w.fake.stop();
   });
@@ -140,12 +155,17 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     w.fake.fetchMedia = true;
     // The second part is created 250 ms after the first, whose callbacks arrive meanwhile.
     w.fake.faults = { slowCreates: { count: 1, delayMs: 250, skip: 1 } };
-    const base = w.t.config.publicBaseUrl;
-    const urls = Array.from({ length: 10 }, (_, i) => `${base}/health?copy=${i}`);
+    // Ten images (mediaUrls are checked as images by their bytes), then one that is gone.
+    const images = await startLoopbackReceiver((request, response) => {
+      if (request.path.endsWith('/gone.png')) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'image/png' }).end(PNG_1PX);
+    });
+    after.push(() => images.close());
+    const urls = Array.from({ length: 10 }, (_, i) => `${images.origin}/photo-${i}.png`);
     const accepted = expectSuccess<{ id: string }>(
       await send({
         to: CONTACT,
-        content: { text: 'album', mediaUrls: [...urls, `${base}/gone.png`] },
+        content: { text: 'album', mediaUrls: [...urls, `${images.origin}/gone.png`] },
       }),
       202,
     );
@@ -331,6 +351,48 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
     ]);
   });
 
+  it('honours Twilio’s default keywords REVOKE and YES, and Advanced Opt-Out’s OptOutType for its own keywords', async () => {
+    const changes = () =>
+      w.events
+        .filter((e) => e.type === 'contact.opted_out' || e.type === 'contact.opted_in')
+        .map((e) => [e.type, (e.data as { keyword: string }).keyword]);
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'revoke' });
+    await waitFor(() => (changes().length === 1 ? true : undefined));
+    expectFailure(
+      await send({ to: CONTACT, content: { text: 'promo' } }),
+      403,
+      'RECIPIENT_OPTED_OUT',
+    );
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'Yes' });
+    await waitFor(() => (changes().length === 2 ? true : undefined));
+    // A Messaging Service's Advanced Opt-Out: its own words, read by Twilio as OptOutType.
+    w.fake.advancedOptOut = {
+      stop: ['STOP', 'ARRET'],
+      start: ['START', 'REPRENDRE'],
+      help: ['HELP'],
+    };
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'Arret' });
+    await waitFor(() => (changes().length === 3 ? true : undefined));
+    expectFailure(
+      await send({ to: CONTACT, content: { text: 'promo' } }),
+      403,
+      'RECIPIENT_OPTED_OUT',
+    );
+    await w.fake.inbound({ from: CONTACT, to: NUMBER, body: 'reprendre' });
+    await waitFor(() => (changes().length === 4 ? true : undefined));
+    expect(changes()).toEqual([
+      ['contact.opted_out', 'REVOKE'],
+      ['contact.opted_in', 'YES'],
+      ['contact.opted_out', 'ARRET'],
+      ['contact.opted_in', 'REPRENDRE'],
+    ]);
+    const accepted = expectSuccess<{ id: string }>(
+      await send({ to: CONTACT, content: { text: 'welcome back' } }),
+      202,
+    );
+    await settled(accepted.id, 'delivered');
+  });
+
   it('records an opt-out Twilio reports (21610) and refuses the next send at the request', async () => {
     w.fake.optOuts.add(`${NUMBER}|${CONTACT}`);
     const accepted = expectSuccess<{ id: string }>(
@@ -346,6 +408,45 @@ describe('SMS and MMS through the Twilio adapter and the fake Twilio, end to end
       403,
       'RECIPIENT_OPTED_OUT',
     );
+  });
+});
+
+describe('inbound messages Twilio could not hand over', () => {
+  it('are taken up by the health checks, each once, with their media', async () => {
+    const w = await twilioWorld({}, { INSTANCE_HEALTH_INTERVAL_MS: '100' });
+    const checks = () =>
+      w.fake.requests.filter((r) => r.path.includes('/IncomingPhoneNumbers.json')).length;
+    try {
+      // The first check starts the clock; once a second one ran, the first has finished.
+      await waitFor(() => (checks() >= 2 ? true : undefined), 8_000, 'two health checks');
+      const lost = await w.fake.inbound({
+        from: CONTACT,
+        to: NUMBER,
+        body: 'sent while the gateway was away',
+        media: [{ contentType: 'image/png', data: new Uint8Array([137, 80, 78, 71]) }],
+        undelivered: true,
+      });
+      const inbound = await waitFor(
+        () => w.events.find((e) => e.type === 'message.inbound'),
+        8_000,
+        'the caught-up message',
+      );
+      const data = inbound.data as { text: string; attachments: { mimeType: string }[] };
+      expect(data).toMatchObject({
+        text: 'sent while the gateway was away',
+        attachments: [{ mimeType: 'image/png' }],
+      });
+      const after = checks();
+      await waitFor(() => (checks() >= after + 3 ? true : undefined), 8_000, 'three more checks');
+      expect(w.events.filter((e) => e.type === 'message.inbound')).toHaveLength(1);
+      const listed = expectSuccess<{ messages: Message[] }>(
+        await w.t.app.inject({ method: 'GET', url: '/v1/messages', headers: bearer(w.key) }),
+      );
+      expect(listed.messages.filter((m) => m.externalId === lost.message.sid)).toHaveLength(1);
+    } finally {
+      await w.t.close();
+      await w.fake.stop();
+    }
   });
 });
 

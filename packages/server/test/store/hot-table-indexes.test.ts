@@ -21,6 +21,8 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
       'start-up reconciliation, stale take-over, the queued sweep and status counts (by status)',
     messages_instance_external_idx: 'status callbacks and inbound replies by provider id',
     messages_customer_idempotency_key_unique: 'Idempotency-Key (unique)',
+    messages_created_idx:
+      "GET /admin/v1/messages, every customer's newest first, and the window of GET /admin/v1/stats",
   },
   // Read by primary key only: a status update that does not echo its attempt finds the message
   // by provider id (messages_instance_external_idx) and derives its current attempt's id.
@@ -34,6 +36,8 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
     webhook_deliveries_webhook_idx: "GET /v1/webhooks/:id/deliveries (a webhook's log)",
     webhook_deliveries_event_idx: '?eventId= on the delivery logs; the events foreign key',
     webhook_deliveries_callbacks_idx: 'the callback delivery log (partial: callback rows only)',
+    webhook_deliveries_failed_attempted_idx:
+      'the failed attempts of GET /admin/v1/stats (partial: failures only)',
   },
 };
 
@@ -116,6 +120,21 @@ describe('indexes of the hot tables', () => {
       ]) {
         expect(plan(query), query).toContain('webhook_deliveries_pending_target_idx');
       }
+    });
+  });
+
+  it("serve the operator's message list and stats from their indexes", async () => {
+    await withQueryPlans((plan) => {
+      const newest =
+        'select * from messages where deleted_at is null and suppressed = 0 order by created_at desc, id desc limit 51';
+      expect(plan(newest)).toContain('USING INDEX messages_created_idx');
+      // `+status`: grouping by the bare column made SQLite walk the whole status index instead.
+      const window =
+        "select status, fallback_triggered, count(*) from messages where created_at >= 1 and direction = 'outbound' group by +status, fallback_triggered";
+      expect(plan(window)).toContain('USING INDEX messages_created_idx');
+      const failed =
+        "select count(*) from webhook_deliveries where status in ('retrying', 'failed') and attempted_at >= 1";
+      expect(plan(failed)).toContain('webhook_deliveries_failed_attempted_idx');
     });
   });
 });

@@ -59,6 +59,8 @@ export function outboundMessage(
     suppressed: false,
     source: null,
     segments: 2,
+    redactedAt: null,
+    hold: null,
     createdAt: at,
     updatedAt: at,
     deletedAt: null,

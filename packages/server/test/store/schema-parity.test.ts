@@ -10,6 +10,7 @@ import * as pgMedia from '../../src/store/postgres/pg-schema-media';
 import * as pgMessages from '../../src/store/postgres/pg-schema-messages';
 import * as pgOptOuts from '../../src/store/postgres/pg-schema-opt-outs';
 import * as pgProviderState from '../../src/store/postgres/pg-schema-provider-state';
+import * as pgUnrouted from '../../src/store/postgres/pg-schema-unrouted';
 import * as sqliteSchema from '../../src/store/sqlite/schema';
 import * as sqliteCapabilities from '../../src/store/sqlite/schema-capabilities';
 import * as sqliteChats from '../../src/store/sqlite/schema-chats';
@@ -18,6 +19,7 @@ import * as sqliteMedia from '../../src/store/sqlite/schema-media';
 import * as sqliteMessages from '../../src/store/sqlite/schema-messages';
 import * as sqliteOptOuts from '../../src/store/sqlite/schema-opt-outs';
 import * as sqliteProviderState from '../../src/store/sqlite/schema-provider-state';
+import * as sqliteUnrouted from '../../src/store/sqlite/schema-unrouted';
 
 /** The tables among a schema module's exports, by SQL name. */
 function tables(modules: object[]): Map<string, Table> {
@@ -64,6 +66,7 @@ describe('the PostgreSQL schema', () => {
     sqliteMessages,
     sqliteOptOuts,
     sqliteProviderState,
+    sqliteUnrouted,
   ]);
   const postgres = tables([
     pgSchema,
@@ -74,6 +77,7 @@ describe('the PostgreSQL schema', () => {
     pgMessages,
     pgOptOuts,
     pgProviderState,
+    pgUnrouted,
   ]);
 
   it('has the same tables as the SQLite schema', () => {

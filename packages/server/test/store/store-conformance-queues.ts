@@ -22,6 +22,8 @@ function message(id: string, overrides: Partial<MessageRecord> = {}): MessageRec
     createContact: null,
     correlationId: `cor_${id}`,
     segments: null,
+    redactedAt: null,
+    hold: null,
     ...overrides,
   });
 }

@@ -320,6 +320,39 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         });
       }));
 
+    it('reads a status update’s part, attempt and message at once, and nothing for an unknown attempt', () =>
+      withStore(async (store) => {
+        const attemptId = await seedSmsAttempt(store);
+        await store.messageAttempts.recordAccepted(attemptId, 'SM-0');
+        const whole = await store.messageAttempts.findStatusTarget(attemptId, 'i1', 'SM-0');
+        expect(whole?.part).toBeUndefined();
+        expect(whole?.attempt).toMatchObject({ attemptId, externalId: 'SM-0', instanceId: 'i1' });
+        expect(whole?.message).toEqual(await store.messages.findByIdInAnyCustomer('m1'));
+        expect(whole?.message).toMatchObject({ id: 'm1', to: expect.any(String) });
+        await store.messageParts.insertAll([
+          {
+            attemptId,
+            partIndex: 1,
+            instanceId: 'i1',
+            externalId: 'SM-1',
+            kind: 'attachment',
+            status: 'sent',
+            errorCode: null,
+            errorMessage: null,
+          },
+        ]);
+        const ofPart = await store.messageAttempts.findStatusTarget(attemptId, 'i1', 'SM-1');
+        expect(ofPart?.part).toEqual(await store.messageParts.findByExternalId('i1', 'SM-1'));
+        expect(ofPart?.part).toMatchObject({ partIndex: 1, status: 'sent' });
+        // Another instance's id names no part of this one.
+        expect((await store.messageAttempts.findStatusTarget(attemptId, 'i2', 'SM-1'))?.part).toBe(
+          undefined,
+        );
+        expect(await store.messageAttempts.findStatusTarget('m9:0:sms', 'i1', 'SM-1')).toBe(
+          undefined,
+        );
+      }));
+
     it('keeps the updates that race an attempt’s recording and hands each to it or past it, once', () =>
       withStore(async (store) => {
         const attemptId = await seedSmsAttempt(store);
@@ -394,6 +427,52 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
         expect(racers.filter(Boolean)).toHaveLength(1);
         await leases.deleteAll('i1');
         expect(await leases.acquire('i1', 'wa:+1', 'z', t, t + 1)).toBe(true);
+      }));
+
+    it('keeps unrouted inbound items: filtered, counted per address, oldest first, deleted', () =>
+      withStore(async (store) => {
+        await seedInstance(store, 'i1');
+        await seedInstance(store, 'i2');
+        const kept = store.unroutedInbound;
+        const item = (id: string, instanceId: string, address: string, minutes: number) => ({
+          id,
+          instanceId,
+          address,
+          kind: 'message.inbound',
+          reason: 'address_not_assigned' as const,
+          from: '+14155550123',
+          channel: 'imessage' as const,
+          payload: `{"id":"${id}","secret":"https://mac.local/a?password=p"}`,
+          receivedAt: new Date(T0.getTime() + minutes * 60_000),
+        });
+        // Inserted out of order; the same millisecond is ordered by id.
+        await kept.insert(item('unr_3', 'i1', '+1999', 2));
+        await kept.insert(item('unr_1', 'i1', '+1999', 0));
+        await kept.insert(item('unr_2', 'i1', '+1999', 0));
+        await kept.insert(item('unr_4', 'i2', 'alias@example.com', 1));
+        await kept.insert(item('unr_1', 'i1', '+1999', 5));
+        expect((await kept.list({}, 10)).map((r) => r.id)).toEqual([
+          'unr_1',
+          'unr_2',
+          'unr_4',
+          'unr_3',
+        ]);
+        const [first] = await kept.list({ instanceId: 'i1', address: '+1999' }, 1);
+        expect(first).toEqual(item('unr_1', 'i1', '+1999', 0));
+        expect(await kept.count({})).toBe(4);
+        expect(await kept.count({ instanceId: 'i2' })).toBe(1);
+        expect(await kept.count({ address: '+1999' })).toBe(3);
+        expect(await kept.countByAddress()).toEqual([
+          { instanceId: 'i1', address: '+1999', count: 3 },
+          { instanceId: 'i2', address: 'alias@example.com', count: 1 },
+        ]);
+        expect(await kept.delete('unr_2')).toBe(true);
+        expect(await kept.delete('unr_2')).toBe(false);
+        expect(await kept.deleteBefore(new Date(T0.getTime() + 60_000))).toBe(1);
+        expect(await kept.deleteMatching({ address: 'alias@example.com' })).toBe(1);
+        expect((await kept.list({}, 10)).map((r) => r.id)).toEqual(['unr_3']);
+        expect(await kept.deleteMatching({ instanceId: 'i1' })).toBe(1);
+        expect(await kept.count({})).toBe(0);
       }));
   });
 }

@@ -14,6 +14,8 @@ export interface FakeBlueBubblesChat {
   joined: boolean;
   /** Read state on the Mac. */
   read: boolean;
+  /** The Mac's own handle the chat was last addressed to (a second number, an e-mail alias). */
+  lastAddressedHandle?: string;
 }
 
 /** An attachment of a message, with its bytes. */
@@ -70,9 +72,9 @@ export interface FakeBlueBubblesMessage {
   threadOriginatorPart: string | null;
   /** The effect id. */
   expressiveSendStyleId: string | null;
-  /** 0 message, 1 participant change, 2 rename, 3 left. */
+  /** 0 message, 1 participant change, 2 rename, 3 left or group photo, 5 kept an audio message. */
   itemType: number;
-  /** 0 added / 1 removed (with itemType 1). */
+  /** 0 added / 1 removed (with itemType 1); 0 left / 1 photo changed / 2 photo removed (with itemType 3). */
   groupActionType: number;
   /** The new name of a rename. */
   groupTitle: string | null;
@@ -127,11 +129,15 @@ export function newMessage(
 }
 
 /** A handle as BlueBubbles serializes it. */
-export function serializeHandle(address: string, rowId: number): Record<string, unknown> {
+export function serializeHandle(
+  address: string,
+  rowId: number,
+  service: 'iMessage' | 'SMS' = 'iMessage',
+): Record<string, unknown> {
   return {
     originalROWID: rowId,
     address,
-    service: 'iMessage',
+    service,
     uncanonicalizedId: null,
     country: 'us',
   };
@@ -143,6 +149,7 @@ export function serializeChat(
   rowId: number,
   handleRow: (address: string) => number,
   withParticipants: boolean,
+  serviceOf: (address: string) => 'iMessage' | 'SMS' = () => 'iMessage',
 ): Record<string, unknown> {
   return {
     originalROWID: rowId,
@@ -153,21 +160,35 @@ export function serializeChat(
     displayName: chat.displayName,
     isFiltered: false,
     groupId: chat.style === 43 ? chat.guid.split(';').at(-1) : '',
-    lastAddressedHandle: null,
+    // bluebubbles-server@f2e2286 packages/server/src/server/api/serializers/ChatSerializer.ts:87-96
+    // (`last_addressed_handle`, entity/Chat.ts:81-82); upstream leaves it out of webhook payloads.
+    lastAddressedHandle: chat.lastAddressedHandle ?? null,
     ...(withParticipants
-      ? { participants: chat.participants.map((a) => serializeHandle(a, handleRow(a))) }
+      ? {
+          participants: chat.participants.map((a) =>
+            serializeHandle(a, handleRow(a), serviceOf(a)),
+          ),
+        }
       : {}),
   };
 }
 
 /** An attachment as BlueBubbles serializes it. */
+/**
+ * An attachment as BlueBubbles serializes it. The serializer converts as it goes (`convert: true`
+ * by default, AttachmentSerializer.ts:59-70): a HEIC photo is described as the JPEG it becomes
+ * and a CAF recording as an MP3 (databases/imessage/helpers/utils.ts:64-69, 117-121).
+ */
 export function serializeAttachment(attachment: FakeBlueBubblesAttachment, rowId: number) {
+  const converted = CONVERTED_TYPES[attachment.mimeType];
   return {
     originalROWID: rowId,
     guid: attachment.guid,
     uti: attachment.mimeType.startsWith('image/') ? 'public.image' : 'public.data',
-    mimeType: attachment.mimeType,
-    transferName: attachment.transferName,
+    mimeType: converted?.mimeType ?? attachment.mimeType,
+    transferName: converted
+      ? attachment.transferName.replace(/\.[^.]+$/, converted.extension)
+      : attachment.transferName,
     totalBytes: attachment.data.byteLength,
     isOutgoing: attachment.isOutgoing,
     hideAttachment: false,
@@ -179,6 +200,12 @@ export function serializeAttachment(attachment: FakeBlueBubblesAttachment, rowId
     metadata: null,
   };
 }
+
+/** What BlueBubbles converts attachments to, unless asked for the original. */
+const CONVERTED_TYPES: Readonly<Record<string, { mimeType: string; extension: string }>> = {
+  'image/heic': { mimeType: 'image/jpeg', extension: '.jpeg' },
+  'audio/x-caf': { mimeType: 'audio/mp3', extension: '.mp3' },
+};
 
 /** The error body of BlueBubbles: `{status, message, error: {type, message}, data?}`. */
 export function errorBody(
@@ -202,7 +229,10 @@ export function errorBody(
   };
 }
 
-/** The webhook event types BlueBubbles Server lets a webhook subscribe to. */
+/**
+ * The webhook event types BlueBubbles Server lets a webhook subscribe to: the values of
+ * `webhookEventOptions` (bluebubbles-server@f2e2286 packages/server/src/server/api/http/constants.ts:1-110).
+ */
 export const WEBHOOK_EVENT_TYPES = [
   '*',
   'new-message',
@@ -216,20 +246,75 @@ export const WEBHOOK_EVENT_TYPES = [
   'participant-left',
   'chat-read-status-changed',
   'typing-indicator',
-  'incoming-facetime',
-  'ft-call-status-changed',
+  'scheduled-message-error',
   'server-update',
   'new-server',
+  'new-findmy-location',
   'hello-world',
-  'imessage-aliases-removed',
-  'scheduled-message-error',
-  'scheduled-message-sent',
-  'scheduled-message-created',
-  'scheduled-message-updated',
-  'scheduled-message-deleted',
+  'incoming-facetime',
+  'ft-call-status-changed',
+  'imessage-alias-removed',
+  'theme-backup-created',
+  'theme-backup-updated',
+  'theme-backup-deleted',
+  'settings-backup-created',
+  'settings-backup-updated',
+  'settings-backup-deleted',
 ] as const;
+
+/** The event types the fake itself posts to webhooks (each has a row in the fidelity table). */
+export const FAKE_POSTED_EVENT_TYPES = [
+  'new-message',
+  'updated-message',
+  'message-send-error',
+  'group-name-change',
+  'participant-added',
+  'participant-removed',
+  'participant-left',
+  'group-icon-changed',
+  'group-icon-removed',
+  'chat-read-status-changed',
+  'typing-indicator',
+  'incoming-facetime',
+  'ft-call-status-changed',
+] as const;
+
+/** An event type the fake posts. */
+export type FakePostedEventType = (typeof FAKE_POSTED_EVENT_TYPES)[number];
+
+/** The BlueBubbles Server version the fake reproduces (`packages/server/package.json` at f2e2286). */
+export const UPSTREAM_SERVER_VERSION = '1.9.9';
 
 /** The major macOS version of a version string (`14.5.0` → 14). */
 export function macOsMajor(version: string): number {
   return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;
+}
+
+/** Switches of the Mac behind the fake: what BlueBubbles reports in `/server/info` and enforces. */
+export interface FakeBlueBubblesSwitches {
+  /** The Private API is enabled in BlueBubbles' settings. */
+  privateApi: boolean;
+  /** The Private API helper (injected into Messages) is connected. */
+  helperConnected: boolean;
+  /** macOS version, e.g. `14.5.0`: edit and unsend need 13+, emoji tapbacks 14+. */
+  macOsVersion: string;
+  /** The iMessage account detected, or null. */
+  detectedIMessage: string | null;
+  /** The iCloud account detected, or null. */
+  detectedICloud: string | null;
+  /** `/chat/new` writes `any;-;` GUIDs for direct chats (macOS 26 Tahoe). */
+  anyGuids: boolean;
+  /**
+   * `/message/react` accepts any single emoji (a server newer than any released, on macOS 14+).
+   * Off by default, as in bluebubbles-server f2e2286, whose validator takes only the twelve
+   * classic tapback strings. Pair it with a `serverVersion` above 1.9.9.
+   */
+  emojiTapbacks: boolean;
+  /** What `/server/info` reports as `server_version` (default 1.9.9, the version of f2e2286). */
+  serverVersion: string;
+  /**
+   * The experimental FaceTime Calling setting (`facetime_calling`, off by default upstream): off,
+   * a ring is posted only as `incoming-facetime`; on, only as `ft-call-status-changed`.
+   */
+  faceTimeCalling: boolean;
 }

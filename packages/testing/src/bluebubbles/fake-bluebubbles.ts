@@ -2,41 +2,50 @@ import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { KNOWN_REACTION_TYPES } from '@switchboard/contract';
 import { isSingleEmoji } from '@switchboard/provider-kit';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { registerAttachmentRoutes } from './fake-bluebubbles-attachment-routes';
+import { registerChatRoutes } from './fake-bluebubbles-chat-routes';
+import { registerHandleRoutes } from './fake-bluebubbles-handle-routes';
+import {
+  type Body,
+  badRequest,
+  FakeHttpError,
+  type Multipart,
+  notFound,
+  ok,
+  optionalString,
+  type Query,
+  requiredString,
+  serverError,
+} from './fake-bluebubbles-http';
+import { registerMessageRoutes } from './fake-bluebubbles-message-routes';
+import type { FakeBlueBubblesSwitches } from './fake-bluebubbles-model';
 import {
   errorBody,
   type FakeBlueBubblesAttachment,
   type FakeBlueBubblesChat,
   type FakeBlueBubblesMessage,
+  type FakePostedEventType,
   macOsMajor,
   messageGuid,
   newMessage,
   serializeAttachment,
   serializeChat,
   serializeHandle,
-  WEBHOOK_EVENT_TYPES,
+  UPSTREAM_SERVER_VERSION,
 } from './fake-bluebubbles-model';
+import type { FakeRoute, FakeRouteHost, FakeWebhook } from './fake-bluebubbles-routes';
+import { registerServerRoutes } from './fake-bluebubbles-server-routes';
+import { registerWebhookRoutes } from './fake-bluebubbles-webhook-routes';
 
-/** Switches of the Mac behind the fake: what BlueBubbles reports in `/server/info` and enforces. */
-export interface FakeBlueBubblesSwitches {
-  /** The Private API is enabled in BlueBubbles' settings. */
-  privateApi: boolean;
-  /** The Private API helper (injected into Messages) is connected. */
-  helperConnected: boolean;
-  /** macOS version, e.g. `14.5.0`: edit and unsend need 13+, emoji tapbacks 14+. */
-  macOsVersion: string;
-  /** The iMessage account detected, or null. */
-  detectedIMessage: string | null;
-  /** The iCloud account detected, or null. */
-  detectedICloud: string | null;
-  /** `/chat/new` writes `any;-;` GUIDs for direct chats (macOS 26 Tahoe). */
-  anyGuids: boolean;
-  /**
-   * `/message/react` accepts any single emoji (newer servers on macOS 14+). Off by default, as in
-   * bluebubbles-server f2e2286, whose validator takes only the twelve classic tapback strings.
-   */
-  emojiTapbacks: boolean;
-}
+export type { FakeBlueBubblesSwitches };
+
+/**
+ * The switches of a Mac set up as docs/providers/bluebubbles.md asks: the Private API enabled in
+ * BlueBubbles' settings. Upstream's default is off (`enable_private_api`, bluebubbles-server@f2e2286
+ * packages/server/src/server/databases/server/constants.ts:38), and so is the fake's.
+ */
+export const PRIVATE_API_ENABLED: Readonly<Partial<FakeBlueBubblesSwitches>> = { privateApi: true };
 
 /** Fault injection: each counter goes down as it is used. */
 export interface FakeBlueBubblesFaults {
@@ -53,6 +62,11 @@ export interface FakeBlueBubblesFaults {
   hangingSends?: { count: number; delayMs: number };
   /** The next N API calls answer 500 without doing anything. */
   serverErrors?: number;
+  /**
+   * Sends go out (`new-message`) but are never delivered: no `dateDelivered`, no `updated-message`,
+   * no read, as when Apple quietly stops delivering for a flagged Apple ID.
+   */
+  undelivered?: boolean;
 }
 
 /** Settings of a fake BlueBubbles Server. */
@@ -69,34 +83,12 @@ export interface FakeBlueBubblesOptions {
   now?: () => number;
 }
 
-/** A webhook registered through `POST /api/v1/webhook`. */
-interface FakeWebhook {
-  id: number;
-  url: string;
-  events: { label: string; value: string }[];
-}
-
 /** One call the fake made to a webhook, for tests. */
 export interface FakeBlueBubblesWebhookCall {
   /** The event type. */
   type: string;
   /** What was posted as `data`. */
   data: unknown;
-}
-
-type Query = Record<string, string | undefined>;
-type Body = Record<string, unknown>;
-
-/** An HTTP error in BlueBubbles' envelope. */
-class FakeHttpError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 404 | 500 | 504,
-    message: string,
-    readonly error: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 const PRIVATE_API_DISABLED = 'iMessage Private API is not enabled!';
@@ -140,11 +132,15 @@ export class FakeBlueBubbles {
   readonly calls: string[] = [];
   /** Typing indicators the API turned on, by chat GUID. */
   readonly typing = new Map<string, boolean>();
+  /** Every route served, as `METHOD /path` (for the fidelity test). */
+  readonly routes: string[] = [];
 
   readonly #port: number;
   readonly #now: () => number;
   readonly #webhooks: FakeWebhook[] = [];
   readonly #handles = new Map<string, number>();
+  /** Addresses whose handle is an SMS one (`handle.service` `SMS`). */
+  readonly #smsHandles = new Set<string>();
   readonly #chatRows = new Map<string, number>();
   readonly #uploads = new Map<string, { name: string; data: Uint8Array; mimeType: string }>();
   /** tempGuids of sends in progress: BlueBubbles' `sendCache`. */
@@ -163,13 +159,15 @@ export class FakeBlueBubbles {
     this.#port = options.port ?? 0;
     this.#now = options.now ?? Date.now;
     this.switches = {
-      privateApi: true,
+      privateApi: false,
       helperConnected: true,
       macOsVersion: '14.6.1',
       detectedIMessage: 'mac@icloud.com',
       detectedICloud: 'mac@icloud.com',
       anyGuids: false,
       emojiTapbacks: false,
+      serverVersion: UPSTREAM_SERVER_VERSION,
+      faceTimeCalling: false,
       ...options.switches,
     };
   }
@@ -182,6 +180,12 @@ export class FakeBlueBubbles {
   /** Serves the fake on loopback; answers its base URL. */
   async start(): Promise<string> {
     const app = Fastify({ logger: false, bodyLimit: 100 * 1024 * 1024 });
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) {
+        if (method !== 'HEAD') this.routes.push(`${method} ${route.url}`);
+      }
+    });
     await app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
     app.setErrorHandler((error, _request, reply) => {
       if (error instanceof FakeHttpError) {
@@ -237,6 +241,8 @@ export class FakeBlueBubbles {
    */
   inbound(input: {
     from: string;
+    /** The Mac's own handle the contact wrote to (its chat's `lastAddressedHandle`). */
+    to?: string;
     text?: string;
     chatGuid?: string;
     attachments?: { mimeType: string; name: string; data: Uint8Array; isSticker?: boolean }[];
@@ -244,15 +250,20 @@ export class FakeBlueBubbles {
     associatedMessageGuid?: string;
     associatedMessageType?: string;
     isAudioMessage?: boolean;
+    /** The service of a direct chat: `SMS` for a text through the iPhone (default iMessage). */
+    service?: 'iMessage' | 'SMS';
     /** The message GUID (random by default). */
     guid?: string;
     /** False to store the message without posting its webhook (a webhook built by hand). */
     post?: boolean;
   }): FakeBlueBubblesMessage {
+    const service = input.service ?? 'iMessage';
     const chat = input.chatGuid
       ? this.#chat(input.chatGuid)
-      : this.#ensureChat(`iMessage;-;${input.from}`, [input.from]);
+      : this.#ensureChat(this.#directGuid(service, input.from), [input.from]);
     this.#handleRow(input.from);
+    if (input.to !== undefined) chat.lastAddressedHandle = input.to;
+    if (service === 'SMS') this.#smsHandles.add(input.from);
     const message = this.#insert({
       chatGuid: chat.guid,
       isFromMe: false,
@@ -361,24 +372,32 @@ export class FakeBlueBubbles {
   }
 
   /**
-   * A member changes a group: renames it (`title`), adds or removes someone, or leaves. Posted as
-   * BlueBubbles does: a message with `itemType`/`groupActionType`, the member as a handle ROWID.
+   * A member changes a group: renames it (`title`), adds or removes someone, leaves, or changes or
+   * removes the group photo. Posted as BlueBubbles does (MessagePoller.ts:101-130): a message with
+   * `itemType`/`groupActionType`, the member as a handle ROWID, under its own event type and then,
+   * being a new row like any other, as `new-message` too.
    */
   groupChange(input: {
     chatGuid: string;
     actor: string;
-    action: 'rename' | 'add' | 'remove' | 'leave';
+    action: 'rename' | 'add' | 'remove' | 'leave' | 'photo' | 'photo-removed';
     title?: string;
     participant?: string;
   }): FakeBlueBubblesMessage {
     const chat = this.#chat(input.chatGuid);
     const participant = input.participant ?? input.actor;
-    const shape = {
+    const shapes: Record<
+      typeof input.action,
+      { itemType: number; groupActionType: number; type: FakePostedEventType }
+    > = {
       rename: { itemType: 2, groupActionType: 0, type: 'group-name-change' },
       add: { itemType: 1, groupActionType: 0, type: 'participant-added' },
       remove: { itemType: 1, groupActionType: 1, type: 'participant-removed' },
       leave: { itemType: 3, groupActionType: 0, type: 'participant-left' },
-    }[input.action];
+      photo: { itemType: 3, groupActionType: 1, type: 'group-icon-changed' },
+      'photo-removed': { itemType: 3, groupActionType: 2, type: 'group-icon-removed' },
+    };
+    const shape = shapes[input.action];
     if (input.action === 'rename') chat.displayName = input.title ?? '';
     if (input.action === 'add' && !chat.participants.includes(participant)) {
       chat.participants.push(participant);
@@ -393,9 +412,27 @@ export class FakeBlueBubbles {
       itemType: shape.itemType,
       groupActionType: shape.groupActionType,
       groupTitle: input.action === 'rename' ? (input.title ?? '') : null,
-      otherHandle: input.action === 'rename' ? 0 : this.#handleRow(participant),
+      otherHandle:
+        input.action === 'add' || input.action === 'remove' ? this.#handleRow(participant) : 0,
     });
     this.#post(shape.type, this.#serialize(message, true));
+    this.#post('new-message', this.#serialize(message, true));
+    return message;
+  }
+
+  /**
+   * A contact keeps a voice memo the Mac sent (Messages writes an `item_type` 5 row, "kept an audio
+   * message"). BlueBubbles has no event of its own for it: the row is posted as `new-message`.
+   */
+  audioKept(input: { from: string; target: string }): FakeBlueBubblesMessage {
+    const target = this.#message(input.target);
+    const message = this.#insert({
+      chatGuid: target.chatGuid,
+      isFromMe: false,
+      handle: input.from,
+      itemType: 5,
+    });
+    this.#post('new-message', this.#serialize(message, true));
     return message;
   }
 
@@ -406,21 +443,31 @@ export class FakeBlueBubbles {
   }
 
   /**
-   * A FaceTime call rings on the Mac: `incoming-facetime` (a JSON string, as BlueBubbles posts
-   * it), then `ft-call-status-changed` for each of `statuses` (default `incoming`, `disconnected`).
+   * A FaceTime call rings on the Mac, then goes through `statuses` (default `incoming`,
+   * `disconnected`). As PrivateApiFaceTimeStatusHandler.ts does: with FaceTime Calling off (the
+   * default) only the ring is posted, as `incoming-facetime` whose `data` is a JSON string
+   * `{caller, timestamp}`; with it on, only `ft-call-status-changed`, for `incoming` and
+   * `disconnected` (never `answered` nor `outgoing`). Answers the call's UUID.
    */
   faceTime(input: { caller: string; isVideo?: boolean; statuses?: string[] }): string {
     const uuid = randomUUID().toUpperCase();
     const now = this.#now();
-    this.#post('incoming-facetime', JSON.stringify({ caller: input.caller, timestamp: now }));
+    const statuses = input.statuses ?? ['incoming', 'disconnected'];
+    if (!this.switches.faceTimeCalling) {
+      if (statuses.includes('incoming')) {
+        this.#post('incoming-facetime', JSON.stringify({ caller: input.caller, timestamp: now }));
+      }
+      return uuid;
+    }
     const statusIds: Record<string, number> = {
-      incoming: 4,
+      unknown: 0,
       answered: 1,
+      outgoing: 3,
+      incoming: 4,
       disconnected: 6,
-      ringing: 3,
-      outgoing: 2,
     };
-    for (const status of input.statuses ?? ['incoming', 'disconnected']) {
+    for (const status of statuses) {
+      if (status === 'answered' || status === 'outgoing') continue;
       this.#post('ft-call-status-changed', {
         uuid,
         status,
@@ -428,7 +475,7 @@ export class FakeBlueBubbles {
         ended_error: null,
         ended_reason: null,
         address: input.caller,
-        handle: { address: input.caller },
+        handle: serializeHandle(input.caller, this.#handleRow(input.caller)),
         image_url: null,
         is_outgoing: false,
         is_audio: !(input.isVideo ?? true),
@@ -452,13 +499,10 @@ export class FakeBlueBubbles {
 
   // ---- the REST API ----
 
+  /** Serves the REST API under `/api/v1`, one module per resource as BlueBubbles Server's router groups them. */
   #routes(app: FastifyInstance): void {
     const api = '/api/v1';
-    const route = (
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-      path: string,
-      handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-    ) =>
+    const route: FakeRoute = (method, path, handler) => {
       app.route({
         method,
         url: `${api}${path}`,
@@ -472,192 +516,52 @@ export class FakeBlueBubbles {
           return handler(request, reply);
         },
       });
+    };
+    const host = this.#routeHost();
+    registerServerRoutes(route, host);
+    registerMessageRoutes(route, host);
+    registerAttachmentRoutes(route, host);
+    registerChatRoutes(route, host);
+    registerHandleRoutes(route, host);
+    registerWebhookRoutes(route, host);
+  }
 
-    route('GET', '/ping', async () => ok('Ping received!', 'pong'));
-    route('GET', '/server/info', async () =>
-      ok('Successfully fetched metadata', {
-        computer_id: 'FAKE-MAC',
-        os_version: this.switches.macOsVersion,
-        server_version: '1.9.9',
-        private_api: this.switches.privateApi,
-        proxy_service: 'lan-url',
-        helper_connected: this.switches.privateApi && this.switches.helperConnected,
-        detected_icloud: this.switches.detectedICloud ?? '',
-        detected_imessage: this.switches.detectedIMessage ?? '',
-        macos_time_sync: null,
-        local_ipv4s: ['127.0.0.1'],
-        local_ipv6s: [],
-      }),
-    );
-
-    route('POST', '/message/text', async (request, reply) =>
-      this.#sendText(request.body as Body, reply),
-    );
-    route('POST', '/message/attachment', async (request, reply) =>
-      this.#sendAttachment(await readMultipart(request), reply),
-    );
-    route('POST', '/attachment/upload', async (request) => {
-      const { files } = await readMultipart(request);
-      const file = files.attachment;
-      if (!file || file.data.byteLength === 0) {
-        throw badRequest('Attachment not provided or was empty!');
-      }
-      const path = `${randomUUID()}/${file.filename}`;
-      this.#uploads.set(path, { name: file.filename, data: file.data, mimeType: file.mimeType });
-      return ok('Attachment uploaded!', { path });
-    });
-    route('POST', '/message/multipart', async (request, reply) =>
-      this.#sendMultipart(request.body as Body, reply),
-    );
-    route('POST', '/message/react', async (request) => this.#react(request.body as Body));
-    route('POST', '/message/:guid/edit', async (request) =>
-      this.#edit(param(request, 'guid'), request.body as Body),
-    );
-    route('POST', '/message/:guid/unsend', async (request) =>
-      this.#unsend(param(request, 'guid'), (request.body ?? {}) as Body),
-    );
-    route('GET', '/message/:guid', async (request) => {
-      const message = this.messages.get(param(request, 'guid'));
-      if (!message) throw notFound('Message does not exist!');
-      return ok('Successfully fetched message!', this.#serialize(message, true));
-    });
-    route('POST', '/message/query', async (request) => this.#query((request.body ?? {}) as Body));
-
-    route('POST', '/chat/new', async (request) => this.#newChat(request.body as Body));
-    route('GET', '/chat/:guid', async (request) => {
-      const chat = this.chats.get(param(request, 'guid'));
-      if (!chat) throw notFound('Chat does not exist!');
-      return ok('Successfully fetched chat!', this.#serializeChat(chat, true));
-    });
-    route('PUT', '/chat/:guid', async (request) => {
-      const chat = this.#groupChat(param(request, 'guid'));
-      this.#requirePrivateApi('Failed to rename chat');
-      const displayName = (request.body as Body | undefined)?.displayName;
-      if (typeof displayName !== 'string') throw badRequest('A displayName is required!');
-      chat.displayName = displayName;
-      this.#ownGroupAction(chat, { itemType: 2, groupTitle: displayName }, 'group-name-change');
-      return ok('Successfully updated chat!', this.#serializeChat(chat, true));
-    });
-    for (const [method, path, add] of [
-      ['POST', '/chat/:guid/participant', true],
-      ['POST', '/chat/:guid/participant/add', true],
-      ['DELETE', '/chat/:guid/participant', false],
-      ['POST', '/chat/:guid/participant/remove', false],
-    ] as const) {
-      route(method, path, async (request) =>
-        this.#participant(param(request, 'guid'), (request.body ?? {}) as Body, add),
-      );
-    }
-    route('POST', '/chat/:guid/leave', async (request) => {
-      const chat = this.#groupChat(param(request, 'guid'));
-      this.#requirePrivateApi('Failed to leave chat');
-      chat.joined = false;
-      return ok('Successfully left chat!', null);
-    });
-    for (const [method, on] of [
-      ['POST', true],
-      ['DELETE', false],
-    ] as const) {
-      route(method, '/chat/:guid/typing', async (request) => {
-        const chat = this.#chat(param(request, 'guid'));
-        this.#requirePrivateApi(on ? 'Failed to start typing' : 'Failed to stop typing');
-        this.typing.set(chat.guid, on);
-        return ok(on ? 'Successfully started typing!' : 'Successfully stopped typing!', null);
-      });
-    }
-    for (const read of [true, false]) {
-      route('POST', `/chat/:guid/${read ? 'read' : 'unread'}`, async (request) => {
-        const chat = this.#chat(param(request, 'guid'));
-        this.#requirePrivateApi(read ? 'Failed to mark chat as read' : 'Failed to mark unread');
-        chat.read = read;
-        return ok(`Successfully marked chat as ${read ? 'read' : 'unread'}!`, null);
-      });
-    }
-    for (const service of ['imessage', 'facetime'] as const) {
-      route('GET', `/handle/availability/${service}`, async (request) => {
-        const address = (request.query as Query).address;
-        if (!address) throw badRequest('An address is required!');
-        this.#requirePrivateApi(`Failed to check ${service} availability`);
-        const available =
-          !this.notOnIMessage.has(address) &&
-          (service === 'imessage' || !this.noFaceTime.has(address));
-        return ok('Successfully determined availability!', { available });
-      });
-    }
-    route('POST', '/handle/query', async (request) => {
-      const body = (request.body ?? {}) as Body;
-      const offset = typeof body.offset === 'number' ? body.offset : 0;
-      const limit = typeof body.limit === 'number' ? body.limit : 100;
-      const all = [...this.#handles.entries()].map(([address, row]) =>
-        serializeHandle(address, row),
-      );
-      return {
-        status: 200,
-        message: 'Success',
-        data: all.slice(offset, offset + limit),
-        metadata: { total: all.length, offset, limit, count: Math.min(limit, all.length - offset) },
-      };
-    });
-    route('GET', '/handle/:guid/focus', async (request) => {
-      const address = param(request, 'guid');
-      if (!this.#handles.has(address)) throw notFound('Handle not found!');
-      this.#requirePrivateApi('Failed to get focus status');
-      return ok('Success', { status: this.focused.has(address) ? 'silenced' : 'none' });
-    });
-    route('GET', '/attachment/:guid/download', async (request, reply) => {
-      const guid = param(request, 'guid');
-      for (const message of this.messages.values()) {
-        const found = message.attachments.find((attachment) => attachment.guid === guid);
-        if (found) {
-          return reply
-            .header('content-type', found.mimeType)
-            .header('content-disposition', `attachment; filename="${found.transferName}"`)
-            .send(Buffer.from(found.data));
-        }
-      }
-      throw notFound('Attachment does not exist!');
-    });
-
-    route('GET', '/webhook', async () =>
-      ok(
-        'Successfully fetched webhooks!',
-        this.#webhooks.map((w) => ({ ...w, events: w.events.map((e) => e.value) })),
-      ),
-    );
-    route('POST', '/webhook', async (request) => {
-      const body = (request.body ?? {}) as Body;
-      const { url, events } = body;
-      if (typeof url !== 'string' || !Array.isArray(events)) {
-        throw badRequest('The url and events fields are required');
-      }
-      if (!url.startsWith('http')) throw badRequest('Webhook URL must include an HTTP scheme!');
-      const valid: { label: string; value: string }[] = [];
-      for (const event of events) {
-        if (typeof event !== 'string') throw badRequest('Webhook events must be strings!');
-        if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event)) {
-          throw badRequest(
-            `Invalid webhook event: ${event}! Webhook must be one of: ${WEBHOOK_EVENT_TYPES.join(',')}`,
-          );
-        }
-        valid.push({ label: event, value: event });
-      }
-      this.#webhookId += 1;
-      const webhook = { id: this.#webhookId, url, events: valid };
-      this.#webhooks.push(webhook);
-      return ok('Successfully created webhook!', {
-        id: webhook.id,
-        url,
-        events: valid,
-        created: new Date(this.#now()).toISOString(),
-      });
-    });
-    route('DELETE', '/webhook/:id', async (request) => {
-      const id = Number(param(request, 'id'));
-      const index = this.#webhooks.findIndex((w) => w.id === id);
-      if (index < 0) throw notFound('Webhook does not exist!');
-      this.#webhooks.splice(index, 1);
-      return ok('Successfully deleted webhook!', null);
-    });
+  /** What the resource route modules may see and do of this fake. */
+  #routeHost(): FakeRouteHost {
+    return {
+      switches: this.switches,
+      messages: this.messages,
+      chats: this.chats,
+      typing: this.typing,
+      notOnIMessage: this.notOnIMessage,
+      noFaceTime: this.noFaceTime,
+      focused: this.focused,
+      handles: this.#handles,
+      uploads: this.#uploads,
+      webhooks: this.#webhooks,
+      nextWebhookId: () => {
+        this.#webhookId += 1;
+        return this.#webhookId;
+      },
+      now: () => this.#now(),
+      sendText: (body, reply) => this.#sendText(body, reply),
+      sendAttachment: (input, reply) => this.#sendAttachment(input, reply),
+      sendMultipart: (body, reply) => this.#sendMultipart(body, reply),
+      react: (body) => this.#react(body),
+      edit: (guid, body) => this.#edit(guid, body),
+      unsend: (guid, body) => this.#unsend(guid, body),
+      query: (body) => this.#query(body),
+      newChat: (body) => this.#newChat(body),
+      participant: (guid, body, add) => this.#participant(guid, body, add),
+      ownGroupAction: (chat, fields, type) => this.#ownGroupAction(chat, fields, type),
+      privateApiMiddleware: () => this.#privateApiMiddleware(),
+      requirePrivateApi: (action) => this.#requirePrivateApi(action),
+      chat: (guid) => this.#chat(guid),
+      groupChat: (guid) => this.#groupChat(guid),
+      serialize: (message, withChats) => this.#serialize(message, withChats),
+      serializeChat: (chat, withParticipants) => this.#serializeChat(chat, withParticipants),
+      post: (type, data) => this.#post(type, data),
+    };
   }
 
   /** Routes that drive the fake by hand (`pnpm fake:bluebubbles`); no password. */
@@ -712,6 +616,8 @@ export class FakeBlueBubbles {
     }
     this.#checkQueue(tempGuid, `Message is already queued to be sent! (Temp GUID: ${tempGuid})`);
     if (method === 'private-api') this.#requirePrivateApi('Failed to send message');
+    // A send stops the typing the API started in its chat (messageInterface.ts:83-92).
+    this.typing.delete(chatGuid);
     return this.#deliver(reply, tempGuid, 'Message sent!', () =>
       this.#outgoing(chatGuid, {
         text: message ?? '',
@@ -725,10 +631,7 @@ export class FakeBlueBubbles {
     );
   }
 
-  async #sendAttachment(
-    input: Awaited<ReturnType<typeof readMultipart>>,
-    reply: FastifyReply,
-  ): Promise<unknown> {
+  async #sendAttachment(input: Multipart, reply: FastifyReply): Promise<unknown> {
     const { fields, files } = input;
     const chatGuid = requiredString(fields, 'chatGuid');
     const name = requiredString(fields, 'name');
@@ -743,17 +646,21 @@ export class FakeBlueBubbles {
       throw badRequest('Attachment not provided or was empty!');
     }
     if (method === 'private-api') this.#requirePrivateApi('Failed to send attachment');
+    // `isAudioMessage` reaches Messages only through the Private API (PrivateApiAttachment.ts:39);
+    // AppleScript sends a plain file (actions.ts:42-54), an MP3 converted to CAF either way.
+    const audio = fields.isAudioMessage === 'true';
+    const sentName = audio && name.endsWith('.mp3') ? `${name.slice(0, -4)}.caf` : name;
     return this.#deliver(reply, tempGuid, 'Attachment sent!', () =>
       this.#outgoing(chatGuid, {
         text: '\ufffc',
-        isAudioMessage: fields.isAudioMessage === 'true',
+        isAudioMessage: audio && method === 'private-api',
         expressiveSendStyleId: fields.effectId ?? null,
         threadOriginatorGuid: fields.selectedMessageGuid ?? null,
         attachments: [
           {
             guid: `at_${messageGuid()}`,
             mimeType: file.mimeType,
-            transferName: name,
+            transferName: sentName,
             data: file.data,
             isOutgoing: true,
             isSticker: false,
@@ -852,8 +759,10 @@ export class FakeBlueBubbles {
         `Failed to send message! Chat not found (${chatGuid})`,
       );
     }
-    const unreachable =
-      !chat.guid.startsWith('SMS;') && chat.participants.some((a) => this.notOnIMessage.has(a));
+    const sms =
+      chat.guid.startsWith('SMS;') ||
+      (chat.guid.startsWith('any;-;') && this.#serviceOf(chat.participants[0] ?? '') === 'SMS');
+    const unreachable = !sms && chat.participants.some((a) => this.notOnIMessage.has(a));
     const direct = chat.style === 45 ? (chat.participants[0] ?? null) : null;
     return this.#insert({
       chatGuid: chat.guid,
@@ -879,6 +788,10 @@ export class FakeBlueBubbles {
       this.#post('updated-message', this.#serialize(message, false));
     };
     const created = () => this.#post('new-message', withTemp(this.#serialize(message, true)));
+    if (this.faults.undelivered) {
+      this.#later(this.stepMs, created);
+      return;
+    }
     const [first, second] = this.faults.outOfOrder ? [delivered, created] : [created, delivered];
     this.#later(this.stepMs, first);
     this.#later(this.stepMs * 2, second);
@@ -901,22 +814,14 @@ export class FakeBlueBubbles {
       this.switches.emojiTapbacks &&
       macOsMajor(this.switches.macOsVersion) >= 14 &&
       isSingleEmoji(reaction.replace(/^-/, ''));
+    // validatorjs' `in:` rule over MessageInterface.possibleReactions (messageValidator.ts:167-171).
     if (!(KNOWN_REACTION_TYPES as readonly string[]).includes(reaction) && !emoji) {
-      throw badRequest(
-        `The reaction field must be one of: ${KNOWN_REACTION_TYPES.join(', ')}`,
-        'Validation Error',
-      );
+      throw badRequest('The selected reaction is invalid.');
     }
     this.#chat(chatGuid);
-    this.#requirePrivateApi('Failed to send reaction');
     const target = this.messages.get(selected);
-    if (!target) {
-      throw new FakeHttpError(
-        500,
-        'Failed to send reaction',
-        'Failed to send reaction! No message GUID returned.',
-      );
-    }
+    // messageRouter.ts:492-493.
+    if (!target) throw badRequest('Selected message does not exist!');
     const message = this.#insert({
       chatGuid,
       isFromMe: true,
@@ -935,8 +840,9 @@ export class FakeBlueBubbles {
     if (macOsMajor(this.switches.macOsVersion) < 13) {
       throw new FakeHttpError(
         500,
-        'Failed to edit message',
-        'Edit message is only supported on macOS Ventura and newer!',
+        'Message Edit Error',
+        // Upstream's edit says "Unsend" here (messageInterface.ts:355-356): reproduced.
+        'Unsend message is only supported on macOS Ventura and newer!',
       );
     }
     const message = this.messages.get(guid);
@@ -959,7 +865,7 @@ export class FakeBlueBubbles {
     if (macOsMajor(this.switches.macOsVersion) < 13) {
       throw new FakeHttpError(
         500,
-        'Failed to unsend message',
+        'Unsend Message Error',
         'Unsend message is only supported on macOS Ventura and newer!',
       );
     }
@@ -1004,31 +910,48 @@ export class FakeBlueBubbles {
     };
   }
 
+  /**
+   * `/chat/new` (chatRouter.ts:193-235, chatInterface.ts:141-330): the chat is made by sending its
+   * first message. Only the Private API takes `effectId` and `subject` (AppleScript drops them,
+   * and `/chat/new`, unlike `/message/text`, does not switch to the Private API for them);
+   * errors thrown there are plain Errors, answered 500 by the error middleware.
+   */
   #newChat(body: Body): unknown {
     const addresses = body.addresses;
-    if (!Array.isArray(addresses) || addresses.length === 0) {
-      throw badRequest('The addresses field is required');
-    }
+    if (!Array.isArray(addresses)) throw badRequest('The addresses field is required.');
     const message = optionalString(body, 'message');
     const service = body.service === 'SMS' ? 'SMS' : 'iMessage';
     const method = body.method === 'private-api' ? 'private-api' : 'apple-script';
     const tempGuid = optionalString(body, 'tempGuid');
-    if (!message) throw badRequest('A message is required to create a chat');
+    if (addresses.length === 0) throw serverError('No addresses provided!');
     if (method === 'apple-script' && addresses.length > 1) {
-      throw badRequest(
-        'AppleScript can only create chats with a single participant on macOS 11 (Big Sur) and newer; use the Private API',
-      );
+      throw serverError('Cannot create group chats on macOS Big Sur or newer!');
+    }
+    if (method === 'apple-script' && !message) {
+      throw serverError('A message is required when creating chats on macOS Big Sur or newer!');
+    }
+    if (method === 'private-api' && !message) {
+      throw serverError('A message is required when creating chats with the Private API!');
     }
     if (method === 'private-api') this.#requirePrivateApi('Failed to create chat');
     const members = addresses.map(String);
     const group = members.length > 1;
-    const prefix = this.switches.anyGuids ? 'any' : service;
     const guid = group
       ? `iMessage;+;chat${Math.floor(Math.random() * 1e15)}`
-      : `${prefix};-;${members[0]}`;
+      : this.#directGuid(service, members[0] ?? '');
     const chat = this.#ensureChat(guid, members);
+    if (service === 'SMS' && !group) this.#smsHandles.add(members[0] ?? '');
     this.#checkQueue(tempGuid, 'Message is already queued to be sent!');
-    const sent = this.#outgoing(chat.guid, { text: message });
+    const privateApi = method === 'private-api';
+    const sent = this.#outgoing(chat.guid, {
+      text: message ?? '',
+      ...(privateApi
+        ? {
+            expressiveSendStyleId: optionalString(body, 'effectId') ?? null,
+            subject: optionalString(body, 'subject') ?? null,
+          }
+        : {}),
+    });
     this.#lifecycle(sent, tempGuid);
     if (sent.error !== 0) {
       throw new FakeHttpError(500, 'Failed to create chat', 'Message failed to send!', {
@@ -1064,10 +987,11 @@ export class FakeBlueBubbles {
   #ownGroupAction(
     chat: FakeBlueBubblesChat,
     fields: Partial<FakeBlueBubblesMessage>,
-    type: string,
+    type: FakePostedEventType,
   ): void {
     const message = this.#insert({ chatGuid: chat.guid, isFromMe: true, handle: null, ...fields });
     this.#post(type, this.#serialize(message, true));
+    this.#post('new-message', this.#serialize(message, true));
   }
 
   // ---- helpers ----
@@ -1094,6 +1018,27 @@ export class FakeBlueBubbles {
 
   #checkQueue(tempGuid: string | undefined, message: string): void {
     if (tempGuid && this.#sendCache.has(tempGuid)) throw badRequest(message);
+  }
+
+  /** PrivateApiMiddleware.ts: routes behind it answer 500 before validating anything. */
+  #privateApiMiddleware(): void {
+    const problem = !this.switches.privateApi
+      ? PRIVATE_API_DISABLED
+      : !this.switches.helperConnected
+        ? HELPER_DISCONNECTED
+        : undefined;
+    if (problem) {
+      throw new FakeHttpError(
+        500,
+        'Please make sure you have completed the setup for the Private API, and your helper is connected!',
+        problem,
+      );
+    }
+  }
+
+  /** The GUID of a direct chat: `any;-;` on macOS 26 whatever the service, else by service. */
+  #directGuid(service: 'iMessage' | 'SMS', address: string): string {
+    return `${this.switches.anyGuids ? 'any' : service};-;${address}`;
   }
 
   #requirePrivateApi(action: string): void {
@@ -1138,6 +1083,10 @@ export class FakeBlueBubbles {
     return message;
   }
 
+  #serviceOf(address: string): 'iMessage' | 'SMS' {
+    return this.#smsHandles.has(address) ? 'SMS' : 'iMessage';
+  }
+
   #handleRow(address: string): number {
     let row = this.#handles.get(address);
     if (row === undefined) {
@@ -1163,6 +1112,7 @@ export class FakeBlueBubbles {
       this.#chatRows.get(chat.guid) ?? 0,
       (address) => this.#handleRow(address),
       withParticipants,
+      (address) => this.#serviceOf(address),
     );
   }
 
@@ -1176,7 +1126,11 @@ export class FakeBlueBubbles {
       text: message.text,
       attributedBody: null,
       handle: message.handle
-        ? serializeHandle(message.handle, this.#handleRow(message.handle))
+        ? serializeHandle(
+            message.handle,
+            this.#handleRow(message.handle),
+            this.#serviceOf(message.handle),
+          )
         : null,
       handleId: message.handle ? this.#handleRow(message.handle) : 0,
       otherHandle: message.otherHandle,
@@ -1209,7 +1163,7 @@ export class FakeBlueBubbles {
   }
 
   /** Posts `{type, data}` to every webhook subscribed to `type`: unsigned, never retried. */
-  #post(type: string, data: unknown): void {
+  #post(type: FakePostedEventType, data: unknown): void {
     if ((this.faults.loseWebhooks ?? 0) > 0) {
       this.faults.loseWebhooks = (this.faults.loseWebhooks ?? 0) - 1;
       return;
@@ -1241,57 +1195,4 @@ export class FakeBlueBubbles {
     }, ms);
     this.#timers.add(timer);
   }
-}
-
-/** A success answer in BlueBubbles' envelope. */
-function ok(message: string, data: unknown): Record<string, unknown> {
-  return { status: 200, message, data };
-}
-
-function badRequest(
-  error: string,
-  message = "You've made a bad request! Please check your request params & body",
-): FakeHttpError {
-  return new FakeHttpError(400, message, error);
-}
-
-function notFound(error: string): FakeHttpError {
-  return new FakeHttpError(404, 'The requested resource was not found', error);
-}
-
-function param(request: FastifyRequest, name: string): string {
-  return (request.params as Record<string, string>)[name] ?? '';
-}
-
-function requiredString(body: Body | Record<string, string> | undefined, key: string): string {
-  const value = (body as Body | undefined)?.[key];
-  if (typeof value !== 'string' || value === '') throw badRequest(`The ${key} field is required.`);
-  return value;
-}
-
-function optionalString(body: Body | undefined, key: string): string | undefined {
-  const value = body?.[key];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** The fields and files of a multipart request. */
-async function readMultipart(request: FastifyRequest): Promise<{
-  fields: Record<string, string>;
-  files: Record<string, { filename: string; mimeType: string; data: Uint8Array }>;
-}> {
-  const fields: Record<string, string> = {};
-  const files: Record<string, { filename: string; mimeType: string; data: Uint8Array }> = {};
-  if (!request.isMultipart()) throw badRequest('Expected a multipart/form-data body');
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      files[part.fieldname] = {
-        filename: part.filename,
-        mimeType: part.mimetype,
-        data: new Uint8Array(await part.toBuffer()),
-      };
-    } else {
-      fields[part.fieldname] = String(part.value);
-    }
-  }
-  return { fields, files };
 }

@@ -5,6 +5,7 @@ export {
   type FakeBlueBubblesOptions,
   type FakeBlueBubblesSwitches,
   type FakeBlueBubblesWebhookCall,
+  PRIVATE_API_ENABLED,
 } from './fake-bluebubbles';
 export type {
   FakeBlueBubblesAttachment,

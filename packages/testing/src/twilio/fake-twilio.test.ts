@@ -14,15 +14,16 @@ const validator = (name: string) =>
 
 /**
  * Asserts `body` matches Twilio's schema `name` and carries every property it documents.
- * `unrequested`: Lookup data packages not asked for, which Twilio answers `null` although the
- * OpenAPI file types them as objects (OpenAPI 3.0 cannot mark a `$ref` nullable).
+ * `answeredNull`: properties Twilio answers `null` although the OpenAPI file types them otherwise
+ * (Lookup data packages not asked for: OpenAPI 3.0 cannot mark a `$ref` nullable; a valid
+ * number's `validation_errors`, null in Twilio's own examples).
  */
-function expectTwilioShape(name: string, body: unknown, unrequested: readonly string[] = []) {
+function expectTwilioShape(name: string, body: unknown, answeredNull: readonly string[] = []) {
   const validate = validator(name);
   const checked = Object.fromEntries(
-    Object.entries(body as object).filter(([key]) => !unrequested.includes(key)),
+    Object.entries(body as object).filter(([key]) => !answeredNull.includes(key)),
   );
-  for (const key of unrequested) expect((body as Record<string, unknown>)[key]).toBeNull();
+  for (const key of answeredNull) expect((body as Record<string, unknown>)[key]).toBeNull();
   expect(validate(checked), JSON.stringify(validate.errors)).toBe(true);
   const documented = Object.keys(schemas[name]?.properties ?? {});
   expect(Object.keys(body as object)).toEqual(expect.arrayContaining(documented));
@@ -230,10 +231,12 @@ describe('the fake Twilio answers as Twilio documents', () => {
     const body = (await lookup.json()) as {
       line_type_intelligence: { type: string; error_code?: number | null };
     };
-    // Twilio answers `error_code: null` when the lookup succeeded; its OpenAPI file says integer.
+    // Twilio answers `error_code: null` when the lookup succeeded, and `validation_errors: null`
+    // for a valid number (its own examples); its OpenAPI file types them integer and array.
     expect(body.line_type_intelligence.error_code).toBeNull();
     delete body.line_type_intelligence.error_code;
     expectTwilioShape('LookupResponse', body, [
+      'validation_errors',
       'caller_name',
       'sim_swap',
       'call_forwarding',
@@ -280,6 +283,150 @@ describe('the fake Twilio answers as Twilio documents', () => {
       expect(fake.callbacks.map((c) => c.params.find(([k]) => k === 'MessageStatus')?.[1])).toEqual(
         ['delivered', 'delivered', 'sent', 'sent', 'sending', 'sending'],
       );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('answers a Standard API key 401 / 20003 on the Account resource only; a Main key reaches it', async () => {
+    const key = `SK${'c'.repeat(32)}`;
+    fake.apiKeys.set(key, 'secret');
+    auth = `Basic ${Buffer.from(`${key}:secret`).toString('base64')}`;
+    const account = await api(`/2010-04-01/Accounts/${fake.accountSid}.json`);
+    expect(account.status).toBe(401);
+    expect(await account.json()).toMatchObject({ code: 20003, status: 401 });
+    const list = await api(`/2010-04-01/Accounts/${fake.accountSid}/Messages.json?PageSize=1`);
+    expect(list.status).toBe(200);
+    const numbers = await api(`/2010-04-01/Accounts/${fake.accountSid}/IncomingPhoneNumbers.json`);
+    expect(numbers.status).toBe(200);
+    fake.mainApiKeys.add(key);
+    expect((await api(`/2010-04-01/Accounts/${fake.accountSid}.json`)).status).toBe(200);
+  });
+
+  it('lists the IncomingPhoneNumbers with their sms_url, filtered by PhoneNumber', async () => {
+    fake.addNumber('+14155550199', 'https://gateway.example.com/in#rc=3&rp=all');
+    const response = await api(
+      `/2010-04-01/Accounts/${fake.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=%2B14155550199`,
+    );
+    const body = (await response.json()) as {
+      incoming_phone_numbers: Record<string, unknown>[];
+    };
+    expectTwilioShape('IncomingPhoneNumberListPage', body);
+    expect(body.incoming_phone_numbers).toHaveLength(1);
+    const [number] = body.incoming_phone_numbers;
+    expectTwilioShape('api.v2010.account.incoming_phone_number', number);
+    expect(number).toMatchObject({
+      phone_number: '+14155550199',
+      sms_url: 'https://gateway.example.com/in#rc=3&rp=all',
+    });
+  });
+
+  it('lists a received MMS’s media, and keeps a message whose call never arrived', async () => {
+    fake.addNumber(FROM, 'http://127.0.0.1:9/sms');
+    const { message, status } = await fake.inbound({
+      from: TO,
+      to: FROM,
+      body: 'photo',
+      media: [{ contentType: 'image/jpeg', data: new Uint8Array([1]) }],
+      undelivered: true,
+    });
+    expect(status).toBe(0);
+    expect(fake.callbacks).toHaveLength(0);
+    const response = await api(
+      `/2010-04-01/Accounts/${fake.accountSid}/Messages/${message.sid}/Media.json`,
+    );
+    const body = (await response.json()) as { media_list: Record<string, unknown>[] };
+    expectTwilioShape('MediaListPage', body);
+    expect(body.media_list).toHaveLength(1);
+    expectTwilioShape('api.v2010.account.message.media', body.media_list[0]);
+    expect(body.media_list[0]).toMatchObject({
+      content_type: 'image/jpeg',
+      parent_sid: message.sid,
+    });
+    const file = await api(String(body.media_list[0]?.uri).replace(/\.json$/, ''), {
+      redirect: 'manual',
+    });
+    expect(file.status).toBe(307);
+  });
+
+  it('answers a Canadian number without approval with type null and error_code 60601', async () => {
+    const lookup = (canadian: string) =>
+      api(`/v2/PhoneNumbers/${encodeURIComponent(canadian)}?Fields=line_type_intelligence`).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
+    const withheld = await lookup('+14165550123');
+    expect(withheld).toMatchObject({
+      country_code: 'CA',
+      valid: true,
+      line_type_intelligence: {
+        type: null,
+        error_code: 60601,
+        carrier_name: null,
+        mobile_country_code: null,
+        mobile_network_code: null,
+      },
+    });
+    fake.canadianLookupApproved = true;
+    expect(await lookup('+14165550123')).toMatchObject({
+      line_type_intelligence: { type: 'mobile', error_code: null },
+    });
+  });
+
+  it('tries a callback again as its connection-override fragment says, signing the URL with it', async () => {
+    const receiver = await startLoopbackReceiver((_request, response) => {
+      response.writeHead(500).end();
+    });
+    try {
+      const plain = `${receiver.origin}/status`;
+      const overridden = `${plain}#rc=2&rp=5xx`;
+      for (const url of [plain, overridden]) {
+        await create([
+          ['To', TO],
+          ['From', FROM],
+          ['Body', 'hi'],
+          ['StatusCallback', url],
+        ]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await fake.settled();
+      const tries = (url: string) => fake.callbacks.filter((c) => c.url === url).length;
+      // Default: one retry on connect failures only, none on a 500.
+      expect(tries(plain)).toBe(3);
+      // rc=2, rp=5xx: every 500 tried twice more.
+      expect(tries(overridden)).toBe(9);
+      const last = receiver.requests.at(-1);
+      expect(last?.path).toBe('/status');
+      const params = [...new URLSearchParams(last?.body.toString() ?? '').entries()];
+      expect(last?.headers['x-twilio-signature']).toBe(
+        signTwilioCall(fake.authToken, overridden, params),
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('opts out on Twilio’s default keywords; Advanced Opt-Out adds OptOutType', async () => {
+    const receiver = await startLoopbackReceiver();
+    try {
+      fake.addNumber(FROM, `${receiver.origin}/sms`);
+      const optOutTypeOf = async (body: string) => {
+        const { message } = await fake.inbound({ from: TO, to: FROM, body });
+        const request = receiver.requests.find((r) =>
+          r.body.toString().includes(`MessageSid=${message.sid}`),
+        );
+        return new URLSearchParams(request?.body.toString() ?? '').get('OptOutType');
+      };
+      expect(await optOutTypeOf('revoke')).toBeNull();
+      expect(fake.optOuts.has(`${FROM}|${TO}`)).toBe(true);
+      expect(await optOutTypeOf('Yes')).toBeNull();
+      expect(fake.optOuts.has(`${FROM}|${TO}`)).toBe(false);
+      fake.advancedOptOut = { stop: ['STOP', 'ARRET'], start: ['START'], help: ['HELP'] };
+      expect(await optOutTypeOf('arret')).toBe('STOP');
+      expect(fake.optOuts.has(`${FROM}|${TO}`)).toBe(true);
+      expect(await optOutTypeOf('help')).toBe('HELP');
+      expect(await optOutTypeOf('START')).toBe('START');
+      expect(fake.optOuts.has(`${FROM}|${TO}`)).toBe(false);
+      expect(await optOutTypeOf('hello')).toBeNull();
     } finally {
       await receiver.close();
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -61,7 +62,13 @@ export interface FakeTwilioMessage {
   to: string;
   uri: string;
   /** Not part of Twilio's JSON: the media URLs given (outbound) and the callback URL. */
-  readonly extra: { mediaUrls: string[]; statusCallback?: string; createdAt: number };
+  readonly extra: {
+    mediaUrls: string[];
+    /** The SIDs (`ME…`) of an inbound message's media. */
+    mediaSids: string[];
+    statusCallback?: string;
+    createdAt: number;
+  };
 }
 
 /** A file of an inbound MMS. */
@@ -70,6 +77,16 @@ export interface FakeTwilioMedia {
   contentType: string;
   /** The bytes. */
   data: Uint8Array;
+}
+
+/** Keywords a Messaging Service's Advanced Opt-Out answers (upper case, whole message). */
+export interface FakeTwilioKeywords {
+  /** Opt-out keywords (`OptOutType=STOP`). */
+  stop: readonly string[];
+  /** Opt-in keywords (`OptOutType=START`). */
+  start: readonly string[];
+  /** Help keywords (`OptOutType=HELP`). */
+  help: readonly string[];
 }
 
 /** Settings of a fake Twilio. */
@@ -101,9 +118,101 @@ const ERRORS = {
   21623: 'Number of media files exceeds allowed limit',
 } as const;
 
-const STOP_WORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
-const START_WORDS = new Set(['START', 'YES', 'UNSTOP']);
+/** The error codes the fake answers API calls with. */
+export const FAKE_TWILIO_ERROR_CODES: readonly number[] = Object.keys(ERRORS).map(Number);
+
+/**
+ * Twilio's default opt-out, opt-in and help keywords (see `FAKE_TWILIO_FIDELITY`, "opt-out
+ * keywords"): a message that is exactly one of them, any case, changes the opt-out list.
+ */
+const TWILIO_DEFAULT_KEYWORDS: FakeTwilioKeywords = {
+  stop: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT'],
+  start: ['START', 'YES', 'UNSTOP'],
+  help: ['HELP', 'INFO'],
+};
 const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** Area codes of Canada in the North American Numbering Plan (+1). */
+const CANADIAN_AREA_CODES = new Set(
+  (
+    '204 226 236 249 250 257 263 289 306 343 354 365 367 368 382 403 416 418 428 431 437 438 ' +
+    '450 460 468 474 506 514 519 548 579 581 584 587 600 604 613 639 647 672 683 705 709 742 ' +
+    '753 778 780 782 807 819 825 867 873 879 902 905'
+  ).split(' '),
+);
+
+/** True for a Canadian number (+1 and a Canadian area code). */
+function isCanadianNumber(phoneNumber: string): boolean {
+  return /^\+1\d{10}$/.test(phoneNumber) && CANADIAN_AREA_CODES.has(phoneNumber.slice(2, 5));
+}
+
+/**
+ * Webhook connection overrides of a callback URL's fragment (`#rc=3&rp=5xx`): how often Twilio
+ * tries again and on which failures. Defaults when absent: one retry, on connect failures only.
+ */
+function connectionOverridesOf(url: string): { retries: number; policy: Set<string> } {
+  const hash = url.indexOf('#');
+  const fragment = new URLSearchParams(hash === -1 ? '' : url.slice(hash + 1));
+  const count = Number(fragment.get('rc') ?? '1');
+  return {
+    retries: Number.isInteger(count) ? Math.min(Math.max(count, 0), 5) : 1,
+    policy: new Set((fragment.get('rp') ?? 'ct').split(',').map((rule) => rule.trim())),
+  };
+}
+
+/**
+ * The routes the fake serves, named by Twilio's own path templates (its OpenAPI files): the first
+ * capture is the account SID (the phone number for Lookup), the second the resource SID.
+ */
+export const FAKE_TWILIO_ROUTES = [
+  {
+    id: 'GET /v2/PhoneNumbers/{PhoneNumber}',
+    method: 'GET',
+    pattern: /^\/v2\/PhoneNumbers\/([^/]+)$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{Sid}.json',
+    method: 'GET',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\.json$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json',
+    method: 'GET',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/,
+  },
+  {
+    id: 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json',
+    method: 'POST',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{AccountSid}/Messages.json',
+    method: 'GET',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json',
+    method: 'GET',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([A-Z]{2}[0-9a-f]{32})\.json$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media.json',
+    method: 'GET',
+    pattern: /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([A-Z]{2}[0-9a-f]{32})\/Media\.json$/,
+  },
+  {
+    id: 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media/{Sid}',
+    method: 'GET',
+    pattern:
+      /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/[A-Z]{2}[0-9a-f]{32}\/Media\/(ME[0-9a-f]{32})$/,
+  },
+] as const;
+
+/** The name of a route the fake serves. */
+type FakeTwilioRouteId = (typeof FAKE_TWILIO_ROUTES)[number]['id'];
+
+/** The kinds of call the fake posts to the customer's URLs. */
+export type FakeTwilioCallbackKind = 'status' | 'inbound';
 
 /** An HTTP error answer with a Twilio error body. */
 class FakeTwilioError extends Error {
@@ -129,8 +238,23 @@ export class FakeTwilio {
   readonly accountSid: string;
   /** The auth token: Basic auth password and the key of every signature. */
   readonly authToken: string;
-  /** API keys (`SK…` → secret) that authenticate like the auth token. */
+  /**
+   * API keys (`SK…` → secret). A Standard key (the default) reaches every resource but the
+   * Account (and Keys) resources, which answer it 401 / 20003; keys in `mainApiKeys` reach all.
+   */
   readonly apiKeys = new Map<string, string>();
+  /** The SIDs of `apiKeys` that are Main keys. */
+  readonly mainApiKeys = new Set<string>();
+  /**
+   * True when the account was approved for Canadian line type data; until then Lookup answers a
+   * Canadian number's `line_type_intelligence` with `type: null` and `error_code: 60601`.
+   */
+  canadianLookupApproved = false;
+  /**
+   * Advanced Opt-Out of the account's Messaging Service: its keywords replace the defaults and
+   * inbound keyword messages carry `OptOutType`. Undefined: Twilio's default handling.
+   */
+  advancedOptOut: FakeTwilioKeywords | undefined;
   /** Numbers the account owns, with the URL Twilio calls when a message comes in. */
   readonly numbers = new Map<string, { smsUrl?: string }>();
   /** Messaging Services (`MG…`) and their sender pools. */
@@ -145,8 +269,13 @@ export class FakeTwilio {
   faults: FakeTwilioFaults = {};
   /** Every API request the fake answered: method, path and the form it carried. */
   readonly requests: { method: string; path: string; form: [string, string][] }[] = [];
-  /** Every callback the fake posted, and the status the receiver answered. */
-  readonly callbacks: { url: string; params: [string, string][]; status: number }[] = [];
+  /** Every callback the fake posted (each try), and the status the receiver answered. */
+  readonly callbacks: {
+    kind: FakeTwilioCallbackKind;
+    url: string;
+    params: [string, string][];
+    status: number;
+  }[] = [];
   /** Lookup calls made (each is a paid call on the real Twilio). */
   lookups = 0;
   /**
@@ -231,14 +360,27 @@ export class FakeTwilio {
     media?: readonly FakeTwilioMedia[];
     /** Use this SID (to replay a call exactly); a new one by default. */
     sid?: string;
+    /**
+     * The call never reaches the receiver (its host down, a network failure: Twilio logs 11200
+     * and, without connection overrides, gives up); the message is stored all the same.
+     */
+    undelivered?: boolean;
   }): Promise<{ message: FakeTwilioMessage; status: number; body: string }> {
     const number = this.numbers.get(input.to);
     if (!number?.smsUrl) throw new Error(`${input.to} has no smsUrl in the fake Twilio`);
     const media = input.media ?? [];
     const body = input.body ?? '';
+    const keywords = this.advancedOptOut ?? TWILIO_DEFAULT_KEYWORDS;
     const word = body.trim().toUpperCase();
-    if (STOP_WORDS.has(word)) this.optOuts.add(`${input.to}|${input.from}`);
-    if (START_WORDS.has(word)) this.optOuts.delete(`${input.to}|${input.from}`);
+    const optOutType = keywords.stop.includes(word)
+      ? 'STOP'
+      : keywords.start.includes(word)
+        ? 'START'
+        : keywords.help.includes(word)
+          ? 'HELP'
+          : undefined;
+    if (optOutType === 'STOP') this.optOuts.add(`${input.to}|${input.from}`);
+    if (optOutType === 'START') this.optOuts.delete(`${input.to}|${input.from}`);
     const sid = input.sid ?? twilioSid(media.length > 0 ? 'MM' : 'SM');
     const message =
       this.messages.get(sid) ??
@@ -266,17 +408,23 @@ export class FakeTwilio {
       ['From', input.from],
       ['FromCountry', 'US'],
       ['ApiVersion', '2010-04-01'],
+      ...(this.advancedOptOut && optOutType !== undefined
+        ? [['OptOutType', optOutType] as [string, string]]
+        : []),
     ];
+    message.extra.mediaSids.length = 0;
     media.forEach((file, index) => {
       const mediaSid = twilioSid('ME');
       this.#media.set(mediaSid, file);
+      message.extra.mediaSids.push(mediaSid);
       params.push([`MediaContentType${index}`, file.contentType]);
       params.push([
         `MediaUrl${index}`,
         `${this.#baseUrl}${this.#accountPath()}/Messages/${sid}/Media/${mediaSid}`,
       ]);
     });
-    const answer = await this.#post(number.smsUrl, params);
+    if (input.undelivered) return { message, status: 0, body: '' };
+    const answer = await this.#post('inbound', number.smsUrl, params);
     return { message, ...answer };
   }
 
@@ -289,7 +437,7 @@ export class FakeTwilio {
     const message = this.messages.get(sid);
     const url = message?.extra.statusCallback;
     if (!message || url === undefined) throw new Error(`${sid} has no status callback`);
-    return this.#post(url, this.#callbackParams(message, status, errorCode));
+    return this.#post('status', url, this.#callbackParams(message, status, errorCode));
   }
 
   // ---- HTTP -------------------------------------------------------------------------------
@@ -314,7 +462,7 @@ export class FakeTwilio {
         path: url.pathname + url.search,
         form,
       });
-      this.#authenticate(request);
+      const principal = this.#authenticate(request);
       const limited = this.faults.rateLimited;
       if (limited && limited.count > 0) {
         limited.count -= 1;
@@ -322,7 +470,7 @@ export class FakeTwilio {
           'retry-after': String(limited.retryAfterSeconds ?? 1),
         });
       }
-      const answer = await this.#route(request.method ?? 'GET', url, form);
+      const answer = await this.#route(request.method ?? 'GET', url, form, principal);
       if (answer.redirect) {
         response.writeHead(307, { location: answer.redirect }).end();
         return;
@@ -342,7 +490,8 @@ export class FakeTwilio {
     }
   }
 
-  #authenticate(request: IncomingMessage): void {
+  /** Who the call authenticates as: the account (auth token), a Main key or a Standard key. */
+  #authenticate(request: IncomingMessage): 'account' | 'main-key' | 'standard-key' {
     const header = request.headers.authorization ?? '';
     const [scheme, encoded] = header.split(' ');
     if (scheme !== 'Basic' || encoded === undefined) throw new FakeTwilioError(401, 20003);
@@ -350,40 +499,64 @@ export class FakeTwilio {
     const colon = decoded.indexOf(':');
     const user = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const valid =
-      (user === this.accountSid && password === this.authToken) ||
-      (this.apiKeys.has(user) && this.apiKeys.get(user) === password);
-    if (!valid) throw new FakeTwilioError(401, 20003);
+    if (user === this.accountSid && password === this.authToken) return 'account';
+    if (this.apiKeys.has(user) && this.apiKeys.get(user) === password) {
+      return this.mainApiKeys.has(user) ? 'main-key' : 'standard-key';
+    }
+    throw new FakeTwilioError(401, 20003);
   }
 
   async #route(
     method: string,
     url: URL,
     form: [string, string][],
+    principal: 'account' | 'main-key' | 'standard-key',
   ): Promise<{ status: number; body?: unknown; redirect?: string }> {
     const path = url.pathname;
-    const lookup = /^\/v2\/PhoneNumbers\/([^/]+)$/.exec(path);
-    if (lookup && method === 'GET')
-      return { status: 200, body: this.#lookup(decodeURIComponent(lookup[1] ?? ''), url) };
-    const account = this.#accountPath();
-    if (!path.startsWith(account)) throw new FakeTwilioError(404, 20404);
-    const rest = path.slice(account.length);
-    if (rest === '.json' && method === 'GET') return { status: 200, body: this.#account() };
-    if (rest === '/Messages.json' && method === 'POST')
-      return { status: 201, body: await this.#create(form) };
-    if (rest === '/Messages.json' && method === 'GET')
-      return { status: 200, body: this.#list(url) };
-    const one = /^\/Messages\/([A-Z]{2}[0-9a-f]{32})\.json$/.exec(rest);
-    if (one && method === 'GET') {
-      const message = this.messages.get(one[1] ?? '');
-      if (!message) throw new FakeTwilioError(404, 20404);
-      return { status: 200, body: publicOf(message) };
+    let id: FakeTwilioRouteId | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const route of FAKE_TWILIO_ROUTES) {
+      match = route.method === method ? route.pattern.exec(path) : null;
+      if (match) {
+        id = route.id;
+        break;
+      }
     }
-    const media = /^\/Messages\/[A-Z]{2}[0-9a-f]{32}\/Media\/(ME[0-9a-f]{32})$/.exec(rest);
-    if (media && method === 'GET' && this.#media.has(media[1] ?? '')) {
-      return { status: 307, redirect: `${this.#baseUrl}/_cdn/${media[1]}` };
+    if (id === undefined || !match) throw new FakeTwilioError(404, 20404);
+    if (id !== 'GET /v2/PhoneNumbers/{PhoneNumber}' && match[1] !== this.accountSid) {
+      // Another account's resources: Twilio answers as if they did not exist.
+      throw new FakeTwilioError(404, 20404);
     }
-    throw new FakeTwilioError(404, 20404);
+    // A Standard API key reaches everything but the Accounts (and Keys) resources.
+    if (principal === 'standard-key' && id === 'GET /2010-04-01/Accounts/{Sid}.json') {
+      throw new FakeTwilioError(401, 20003);
+    }
+    switch (id) {
+      case 'GET /v2/PhoneNumbers/{PhoneNumber}':
+        return { status: 200, body: this.#lookup(decodeURIComponent(match[1] ?? ''), url) };
+      case 'GET /2010-04-01/Accounts/{Sid}.json':
+        return { status: 200, body: this.#account() };
+      case 'GET /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json':
+        return { status: 200, body: this.#numbers(url) };
+      case 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json':
+        return { status: 201, body: await this.#create(form) };
+      case 'GET /2010-04-01/Accounts/{AccountSid}/Messages.json':
+        return { status: 200, body: this.#list(url) };
+      case 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json': {
+        const message = this.messages.get(match[2] ?? '');
+        if (!message) throw new FakeTwilioError(404, 20404);
+        return { status: 200, body: publicOf(message) };
+      }
+      case 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media.json': {
+        const message = this.messages.get(match[2] ?? '');
+        if (!message) throw new FakeTwilioError(404, 20404);
+        return { status: 200, body: this.#mediaList(message) };
+      }
+      case 'GET /2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media/{Sid}': {
+        if (!this.#media.has(match[2] ?? '')) throw new FakeTwilioError(404, 20404);
+        return { status: 307, redirect: `${this.#baseUrl}/_cdn/${match[2]}` };
+      }
+    }
   }
 
   /** The CDN Twilio's media URLs redirect to: no auth, the bytes with their type. */
@@ -507,6 +680,7 @@ export class FakeTwilio {
       uri,
       extra: {
         mediaUrls: input.mediaUrls,
+        mediaSids: [],
         createdAt: now,
         ...(input.statusCallback === undefined ? {} : { statusCallback: input.statusCallback }),
       },
@@ -575,8 +749,8 @@ export class FakeTwilio {
     const run = (async () => {
       for (const step of ordered) {
         const params = this.#callbackParams(message, step.status, step.errorCode);
-        await this.#post(url, params);
-        if (this.faults.duplicateCallbacks) await this.#post(url, params);
+        await this.#post('status', url, params);
+        if (this.faults.duplicateCallbacks) await this.#post('status', url, params);
       }
     })();
     this.#track(run);
@@ -606,29 +780,51 @@ export class FakeTwilio {
     ];
   }
 
-  /** Posts a signed form to `url`; answers the receiver's status and body (0 when unreachable). */
-  async #post(url: string, params: [string, string][]): Promise<{ status: number; body: string }> {
+  /**
+   * Posts a signed form to `url`; answers the receiver's (last) status and body (0 when
+   * unreachable). The signature covers the URL as configured, connection-override fragment
+   * included; the request goes to the URL without it (a fragment is never sent). A failure the
+   * fragment's `rp` names is tried again, `rc` times (default: once, on connect failures); every
+   * try carries the same `I-Twilio-Idempotency-Token`.
+   */
+  async #post(
+    kind: FakeTwilioCallbackKind,
+    url: string,
+    params: [string, string][],
+  ): Promise<{ status: number; body: string }> {
     const signature = signTwilioCall(this.authToken, url, params);
+    const target = url.split('#')[0] ?? url;
+    const { retries, policy } = connectionOverridesOf(url);
+    const token = twilioSid('');
     let status = 0;
     let body = '';
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-twilio-signature': signature,
-          'i-twilio-idempotency-token': twilioSid(''),
-          'user-agent': 'TwilioProxy/1.1',
-        },
-        body: new URLSearchParams(params).toString(),
-        signal: AbortSignal.timeout(15_000),
-      });
-      status = response.status;
-      body = await response.text();
-    } catch {
-      // Twilio logs an 11200 in its debugger and moves on.
+    for (let attempt = 0; attempt <= retries; attempt += 1) {
+      let failure: 'ct' | 'rt' | '4xx' | '5xx' | undefined;
+      status = 0;
+      body = '';
+      try {
+        const response = await fetch(target, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-twilio-signature': signature,
+            'i-twilio-idempotency-token': token,
+            'user-agent': 'TwilioProxy/1.1',
+          },
+          body: new URLSearchParams(params).toString(),
+          signal: AbortSignal.timeout(15_000),
+        });
+        status = response.status;
+        body = await response.text();
+        if (status >= 500) failure = '5xx';
+        else if (status >= 400) failure = '4xx';
+      } catch (error) {
+        // Twilio logs an 11200 in its debugger.
+        failure = error instanceof Error && error.name === 'TimeoutError' ? 'rt' : 'ct';
+      }
+      this.callbacks.push({ kind, url, params, status });
+      if (failure === undefined || !(policy.has(failure) || policy.has('all'))) break;
     }
-    this.callbacks.push({ url, params, status });
     return { status, body };
   }
 
@@ -636,8 +832,12 @@ export class FakeTwilio {
     const query = url.searchParams;
     const pageSize = Math.min(Math.max(Number(query.get('PageSize') ?? '50') || 50, 1), 1000);
     const page = Math.max(Number(query.get('Page') ?? '0') || 0, 0);
-    const day = (value: string | null) =>
-      value === null ? undefined : Date.parse(`${value}T00:00:00Z`);
+    // Twilio filters by GMT date: a full date-time (twilio-node sends ISO 8601) counts its day.
+    const day = (value: string | null) => {
+      if (value === null) return undefined;
+      const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+      return Number.isNaN(at) ? undefined : at - (at % 86_400_000);
+    };
     const on = day(query.get('DateSent'));
     const before = day(query.get('DateSent<'));
     const after = day(query.get('DateSent>'));
@@ -679,6 +879,97 @@ export class FakeTwilio {
     };
   }
 
+  /** The IncomingPhoneNumbers list: the account's numbers (`PhoneNumber` filters), in one page. */
+  #numbers(url: URL): unknown {
+    const query = url.searchParams;
+    const pageSize = Math.min(Math.max(Number(query.get('PageSize') ?? '50') || 50, 1), 1000);
+    const wanted = query.get('PhoneNumber');
+    const base = `${this.#accountPath()}/IncomingPhoneNumbers.json`;
+    const created = rfc2822(Date.now() - 86_400_000);
+    const numbers = [...this.numbers.entries()]
+      .filter(([phoneNumber]) => wanted === null || phoneNumber === wanted)
+      .slice(0, pageSize)
+      .map(([phoneNumber, number]) => {
+        const sid = `PN${createHash('md5').update(phoneNumber).digest('hex')}`;
+        return {
+          account_sid: this.accountSid,
+          address_sid: null,
+          address_requirements: 'none',
+          api_version: '2010-04-01',
+          beta: false,
+          capabilities: { fax: false, mms: true, sms: true, voice: true },
+          date_created: created,
+          date_updated: created,
+          friendly_name: phoneNumber,
+          identity_sid: null,
+          phone_number: phoneNumber,
+          origin: 'twilio',
+          sid,
+          sms_application_sid: null,
+          sms_fallback_method: 'POST',
+          sms_fallback_url: '',
+          sms_method: 'POST',
+          sms_url: number.smsUrl ?? '',
+          status_callback: '',
+          status_callback_method: 'POST',
+          trunk_sid: null,
+          uri: `${this.#accountPath()}/IncomingPhoneNumbers/${sid}.json`,
+          voice_receive_mode: 'voice',
+          voice_application_sid: null,
+          voice_caller_id_lookup: false,
+          voice_fallback_method: 'POST',
+          voice_fallback_url: null,
+          voice_method: 'POST',
+          voice_url: null,
+          emergency_status: 'Inactive',
+          emergency_address_sid: null,
+          emergency_address_status: 'unregistered',
+          bundle_sid: null,
+          status: 'in-use',
+          type: 'local',
+        };
+      });
+    const params = new URLSearchParams(query);
+    params.set('PageSize', String(pageSize));
+    params.set('Page', '0');
+    return {
+      end: Math.max(numbers.length - 1, 0),
+      first_page_uri: `${base}?${params}`,
+      incoming_phone_numbers: numbers,
+      next_page_uri: null,
+      page: 0,
+      page_size: pageSize,
+      previous_page_uri: null,
+      start: 0,
+      uri: `${base}?${params}`,
+    };
+  }
+
+  /** The Media list of a message: each file's SID, type and URI (without `.json`: the bytes). */
+  #mediaList(message: FakeTwilioMessage): unknown {
+    const base = `${this.#accountPath()}/Messages/${message.sid}/Media.json`;
+    const list = message.extra.mediaSids.map((sid) => ({
+      account_sid: this.accountSid,
+      content_type: this.#media.get(sid)?.contentType ?? 'application/octet-stream',
+      date_created: message.date_created,
+      date_updated: message.date_updated,
+      parent_sid: message.sid,
+      sid,
+      uri: `${this.#accountPath()}/Messages/${message.sid}/Media/${sid}.json`,
+    }));
+    return {
+      end: Math.max(list.length - 1, 0),
+      first_page_uri: `${base}?PageSize=50&Page=0`,
+      media_list: list,
+      next_page_uri: null,
+      page: 0,
+      page_size: 50,
+      previous_page_uri: null,
+      start: 0,
+      uri: `${base}?PageSize=50&Page=0`,
+    };
+  }
+
   #account(): unknown {
     const created = rfc2822(Date.now() - 86_400_000);
     return {
@@ -700,25 +991,37 @@ export class FakeTwilio {
     const fields = (url.searchParams.get('Fields') ?? '').split(',');
     const recipient = this.recipients.get(phoneNumber);
     const valid = E164.test(phoneNumber) && recipient?.lineType !== 'invalid';
+    const canadian = isCanadianNumber(phoneNumber);
+    // Without approval for Canadian data, Twilio answers the package with its error code and
+    // nothing else, still 200 (the whole Lookup did not fail).
+    const withheld = canadian && !this.canadianLookupApproved;
     return {
       calling_country_code: valid ? '1' : null,
-      country_code: valid ? 'US' : null,
+      country_code: valid ? (canadian ? 'CA' : 'US') : null,
       phone_number: phoneNumber,
       national_format: valid ? phoneNumber.slice(2) : null,
       valid,
-      validation_errors: valid ? [] : ['INVALID_BUT_POSSIBLE'],
+      validation_errors: valid ? null : ['INVALID_BUT_POSSIBLE'],
       caller_name: null,
       sim_swap: null,
       call_forwarding: null,
       line_type_intelligence:
         valid && fields.includes('line_type_intelligence')
-          ? {
-              mobile_country_code: '310',
-              mobile_network_code: '260',
-              carrier_name: 'Fake Wireless',
-              type: recipient?.lineType ?? 'mobile',
-              error_code: null,
-            }
+          ? withheld
+            ? {
+                mobile_country_code: null,
+                mobile_network_code: null,
+                carrier_name: null,
+                type: null,
+                error_code: 60601,
+              }
+            : {
+                mobile_country_code: '310',
+                mobile_network_code: '260',
+                carrier_name: 'Fake Wireless',
+                type: recipient?.lineType ?? 'mobile',
+                error_code: null,
+              }
           : null,
       line_status: null,
       identity_match: null,

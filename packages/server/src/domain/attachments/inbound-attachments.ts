@@ -4,7 +4,6 @@ import { newUuid } from '../../ids';
 import { sniffMediaType } from '../../media/media-type';
 import type { StoredAttachment } from '../../store/message-repository';
 import type { Repositories } from '../../store/store';
-import type { InboundRenditions } from '../media/inbound-renditions';
 import { AttachmentFetchError, type FetchedFile } from './attachment-fetcher';
 import type { AttachmentSigner } from './attachment-signer';
 import { mimeTypeFromName, OCTET_STREAM } from './mime-types';
@@ -51,8 +50,14 @@ export interface InboundAttachmentDeps {
   fetch: (url: string, headers: Readonly<Record<string, string>>) => Promise<FetchedFile>;
   /** The largest attachment stored. */
   maxBytes: number;
-  /** Makes browser-playable copies of voice notes and videos (`INBOUND_MEDIA_RENDITIONS`). */
-  renditions?: InboundRenditions;
+  /**
+   * Makes browser-playable copies of voice notes and videos (`INBOUND_MEDIA_RENDITIONS`): the
+   * media side's `InboundRenditions`, named by shape because media uses attachments (its fetcher),
+   * not the other way round.
+   */
+  renditions?: {
+    of(data: Uint8Array, mimeType: string): Promise<Array<{ mimeType: string; data: Uint8Array }>>;
+  };
 }
 
 /**

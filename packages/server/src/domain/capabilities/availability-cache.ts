@@ -11,6 +11,8 @@ export interface CachedAvailability {
   availability: ProviderAvailability;
   /** True when served from the cache. */
   cached: boolean;
+  /** How old the answer is, in milliseconds (0 when just asked of the provider). */
+  ageMs: number;
 }
 
 /** Most answers this process keeps in memory in front of the store's cache. */
@@ -56,13 +58,17 @@ export class AvailabilityCache {
     const key = `${customerId}\n${instanceId}\n${address}`;
     const remembered = this.#recent.get(key);
     if (remembered && now - remembered.cachedAt < this.ttlMs) {
-      return { availability: remembered.availability, cached: true };
+      return {
+        availability: remembered.availability,
+        cached: true,
+        ageMs: now - remembered.cachedAt,
+      };
     }
     const entry = await this.store.capabilityCache.find(customerId, instanceId, address);
     if (entry && now - entry.cachedAt.getTime() < this.ttlMs) {
       const { availability, cachedAt } = entry;
       this.#recent.set(key, { availability, cachedAt: cachedAt.getTime() });
-      return { availability, cached: true };
+      return { availability, cached: true, ageMs: now - cachedAt.getTime() };
     }
     this.#recent.delete(key);
     let availability: ProviderAvailability;
@@ -75,7 +81,7 @@ export class AvailabilityCache {
       throw toDomainError(error);
     }
     // Only definite answers are kept: an answer caused by a degraded upstream is used once.
-    if (availability.transient) return { availability, cached: false };
+    if (availability.transient) return { availability, cached: false, ageMs: 0 };
     await this.store.capabilityCache.put({
       customerId,
       instanceId,
@@ -84,6 +90,6 @@ export class AvailabilityCache {
       cachedAt: new Date(now),
     });
     this.#recent.set(key, { availability, cachedAt: now });
-    return { availability, cached: false };
+    return { availability, cached: false, ageMs: 0 };
   }
 }

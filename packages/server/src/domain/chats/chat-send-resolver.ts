@@ -6,6 +6,7 @@ import type {
   ChatSendResolver,
   ChatSendTarget,
 } from '../messages/chat-send-target';
+import { channelInstanceOf } from '../numbers/channel-instance';
 import { type ReadyConversation, toConversationFragment, toSenderFragment } from './chat-views';
 
 /** An SMS group relayed by an iMessage instance (BlueBubbles' `SMS;+;chat…`): no group sends. */
@@ -58,7 +59,7 @@ export class ConversationSendResolver implements ChatSendResolver {
           `${from} is not one of your sender addresses`,
         );
       }
-      if (number.instanceId !== conversation.instanceId) {
+      if (channelInstanceOf(number, conversation.channel) !== conversation.instanceId) {
         throw new DomainError(
           'FROM_INSTANCE_CANNOT_REACH',
           `${from} is served by another instance than the chat's; omit from or use ${conversation.ownerAddress}`,

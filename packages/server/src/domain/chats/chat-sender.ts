@@ -3,12 +3,13 @@ import type { InstanceRecord } from '../../store/instance-repository';
 import type { SenderNumberView } from '../../store/number-repository';
 import type { Repositories } from '../../store/store';
 import { DomainError } from '../domain-error';
+import { channelInstanceOf } from '../numbers/channel-instance';
 
-/** The customer's number a chat operation acts from, and the instance that serves it. */
+/** The customer's number a chat operation acts from, and the instance that serves the channel. */
 export interface ChatSender {
   /** The sender number. */
   number: SenderNumberView;
-  /** Its instance. */
+  /** The instance carrying the chat's channel for it (its own or a `channelInstances` one). */
   instance: InstanceRecord;
 }
 
@@ -32,7 +33,7 @@ export async function resolveChatSender(
         `${from} is not one of your sender addresses`,
       );
     }
-    const instance = await repos.instances.findById(number.instanceId);
+    const instance = await repos.instances.findById(channelInstanceOf(number, channel));
     if (!instance?.channels.includes(channel)) {
       throw new DomainError(
         'VALIDATION_ERROR',
@@ -43,7 +44,7 @@ export async function resolveChatSender(
   }
   // listByCustomer answers the default first, then the oldest: the preference order wanted here.
   for (const number of await repos.numbers.listByCustomer(customerId)) {
-    const instance = await repos.instances.findById(number.instanceId);
+    const instance = await repos.instances.findById(channelInstanceOf(number, channel));
     if (instance?.channels.includes(channel)) return { number, instance };
   }
   throw new DomainError(

@@ -11,7 +11,12 @@ import type {
   TypingResult,
 } from '@switchboard/contract';
 import { EMAIL_PATTERN } from '@switchboard/contract';
-import type { MessagingProvider } from '@switchboard/provider-kit';
+import {
+  type ProviderCapabilities,
+  type ProviderCapabilityName,
+  type ProviderChat,
+  requireCapability,
+} from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
 import { newUuid } from '../../ids';
@@ -95,11 +100,11 @@ export class ChatService {
     };
     await store.conversations.insert(pending);
 
-    let created: Awaited<ReturnType<MessagingProvider['createGroup']>>;
+    let created: ProviderChat;
     try {
       const provider = await this.#deps.hub.provider(sender.instance.id);
       created = await callProvider(() =>
-        provider.createGroup({
+        requireCapability(provider, 'groups', channel).createGroup({
           channel,
           from: sender.number.phoneNumber,
           participants: request.participants,
@@ -128,9 +133,9 @@ export class ChatService {
       // (the spec's "omitted if persistence failed").
       this.#deps.onPersistFailure?.(error, created.chatId);
       const { conversationId: _omitted, ...view } = toCreatedGroupView(ready);
-      return view;
+      return withFirstMessage(view, created.firstMessage);
     }
-    return toCreatedGroupView(ready);
+    return withFirstMessage(toCreatedGroupView(ready), created.firstMessage);
   }
 
   /** The chat, by provider chat id or conversationId. */
@@ -141,8 +146,8 @@ export class ChatService {
   /** Renames a group and emits `chat.title.changed`. */
   async rename(caller: ChatCaller, chatId: string, name: string): Promise<RenameChatResult> {
     const chat = await this.#group(caller, chatId, 'renamed');
-    await this.#provider(chat, (provider) =>
-      provider.renameGroup({ ...operation(chat), chatId: chat.chatId, name }),
+    await this.#provider(chat, 'groups', (capability) =>
+      capability.renameGroup({ ...operation(chat), chatId: chat.chatId, name }),
     );
     await this.#deps.store.transaction(async (tx) => {
       await tx.conversations.update(caller.customerId, chat.id, { name, updatedAt: this.#now() });
@@ -175,8 +180,8 @@ export class ChatService {
     if (chat.participants.some((member) => isSameParticipant(member, participant))) {
       return { chatId: chat.chatId, participant };
     }
-    const added = await this.#provider(chat, (provider) =>
-      provider.addParticipant({ ...operation(chat), chatId: chat.chatId, participant }),
+    const added = await this.#provider(chat, 'groups', (capability) =>
+      capability.addParticipant({ ...operation(chat), chatId: chat.chatId, participant }),
     );
     const member = chat.channel === 'whatsapp' ? added : imessageParticipant(participant);
     await this.#deps.store.transaction(async (tx) => {
@@ -206,8 +211,8 @@ export class ChatService {
     if (!member) {
       throw new DomainError('NOT_FOUND', `${participant} is not a member of ${chat.chatId}`);
     }
-    await this.#provider(chat, (provider) =>
-      provider.removeParticipant({
+    await this.#provider(chat, 'groups', (capability) =>
+      capability.removeParticipant({
         ...operation(chat),
         chatId: chat.chatId,
         participant: member.handle,
@@ -235,8 +240,8 @@ export class ChatService {
    */
   async leave(caller: ChatCaller, chatId: string): Promise<LeaveChatResult> {
     const chat = await this.#group(caller, chatId, 'left');
-    await this.#provider(chat, (provider) =>
-      provider.leaveGroup({ ...operation(chat), chatId: chat.chatId }),
+    await this.#provider(chat, 'groups', (capability) =>
+      capability.leaveGroup({ ...operation(chat), chatId: chat.chatId }),
     );
     const now = this.#now();
     await this.#deps.store.conversations.update(caller.customerId, chat.id, {
@@ -249,8 +254,8 @@ export class ChatService {
   /** Marks the chat read (imessage only). */
   async markRead(caller: ChatCaller, chatId: string): Promise<MarkChatReadResult> {
     const chat = await this.#imessageOnly(caller, chatId, 'read');
-    await this.#provider(chat, (provider) =>
-      provider.markRead({ ...operation(chat), chatId: chat.chatId }),
+    await this.#provider(chat, 'readState', (capability) =>
+      capability.markRead({ ...operation(chat), chatId: chat.chatId }),
     );
     return { chatId: chat.chatId, read: true };
   }
@@ -258,8 +263,8 @@ export class ChatService {
   /** Marks the chat unread (imessage only). */
   async markUnread(caller: ChatCaller, chatId: string): Promise<MarkChatUnreadResult> {
     const chat = await this.#imessageOnly(caller, chatId, 'unread');
-    await this.#provider(chat, (provider) =>
-      provider.markUnread({ ...operation(chat), chatId: chat.chatId }),
+    await this.#provider(chat, 'readState', (capability) =>
+      capability.markUnread({ ...operation(chat), chatId: chat.chatId }),
     );
     return { chatId: chat.chatId, unread: true };
   }
@@ -271,8 +276,8 @@ export class ChatService {
     status: 'start' | 'stop',
   ): Promise<TypingResult> {
     const chat = await findChat(this.#deps.store, caller.customerId, chatId);
-    await this.#provider(chat, (provider) =>
-      provider.typing({ ...operation(chat), to: { type: 'chat', chatId: chat.chatId }, status }),
+    await this.#provider(chat, 'typing', (capability) =>
+      capability.typing({ ...operation(chat), to: { type: 'chat', chatId: chat.chatId }, status }),
     );
     return { chatId: chat.chatId, typing: status === 'start' };
   }
@@ -303,12 +308,17 @@ export class ChatService {
     return chat;
   }
 
-  async #provider<T>(
+  /**
+   * Calls the capability `name` of the chat's provider; an instance without it on the chat's
+   * channel answers `CHANNEL_NOT_SUPPORTED`, a provider failure its own code.
+   */
+  async #provider<K extends ProviderCapabilityName, T>(
     chat: ReadyConversation,
-    operation: (provider: MessagingProvider) => Promise<T>,
+    name: K,
+    operation: (capability: NonNullable<ProviderCapabilities[K]>) => Promise<T>,
   ): Promise<T> {
     const provider = await callProvider(() => this.#deps.hub.provider(chat.instanceId));
-    return callProvider(() => operation(provider));
+    return callProvider(async () => operation(requireCapability(provider, name, chat.channel)));
   }
 
   #now(): Date {
@@ -336,4 +346,9 @@ function chatEventBase(chat: ReadyConversation) {
 /** An imessage group's members as plain-address participants. */
 function toAddresses(created: { participants: { handle: string }[] }) {
   return created.participants.map((participant) => imessageParticipant(participant.handle));
+}
+
+/** The created group, with the first message the upstream sent for it when the caller wrote none. */
+function withFirstMessage<T extends object>(view: T, firstMessage: string | undefined): T {
+  return firstMessage === undefined ? view : { ...view, firstMessage };
 }

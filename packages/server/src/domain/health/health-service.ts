@@ -81,8 +81,10 @@ export class HealthService {
   async #transcoding(): Promise<{ status: string; warnings?: string[] }> {
     const status = await this.checks.media?.status();
     if (!status) return { status: 'unavailable', warnings: ['no media engine configured'] };
-    return status.available
+    if (!status.available) return { status: 'unavailable', warnings: [status.reason] };
+    const { outdated } = status.tools;
+    return outdated === undefined
       ? { status: 'available' }
-      : { status: 'unavailable', warnings: [status.reason] };
+      : { status: 'available', warnings: [outdated] };
   }
 }

@@ -5,7 +5,7 @@ import { type InboundDeps, receiverOf } from './inbound-deps';
 /** Emits `message.audio_kept` when a contact keeps a voice note the customer sent (imessage). */
 export function audioKeptHandler(deps: InboundDeps): InboundHandler<'message.audio_kept'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     await deps.store.transaction(async (tx) => {
       const target = await tx.messages.findByExternalId(context.instanceId, event.targetExternalId);

@@ -19,7 +19,7 @@ export function chatEventHandler(deps: InboundDeps): InboundHandler<'chat.event'
   return async (event, context) => {
     if (event.channel === 'sms') return;
     const channel = event.channel;
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     const at = new Date(deps.clock.now());
     const actor = phoneOfJid(event.actor) ?? event.actor;

@@ -8,7 +8,7 @@ import { type InboundDeps, receiverOf } from './inbound-deps';
  */
 export function faceTimeIncomingHandler(deps: InboundDeps): InboundHandler<'facetime.incoming'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     const at = new Date(deps.clock.now());
     await deps.store.transaction(async (tx) => {
@@ -49,7 +49,7 @@ export function faceTimeIncomingHandler(deps: InboundDeps): InboundHandler<'face
 /** Emits `facetime.status_changed` (a flat body) when a call changes state. */
 export function faceTimeStatusHandler(deps: InboundDeps): InboundHandler<'facetime.status'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     const at = new Date(deps.clock.now());
     await deps.store.transaction(async (tx) => {

@@ -1,17 +1,12 @@
-import type {
-  ConversationFragment,
-  InboundAttachment,
-  MessageInboundData,
-  OtpDetection,
-} from '@switchboard/contract';
+import type { InboundAttachment, OtpDetection } from '@switchboard/contract';
 import type {
   ProviderInboundMessageEvent,
   ProviderLogger,
   ProviderParticipant,
 } from '@switchboard/provider-kit';
+import { requireCapability } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { EventRecorder } from '../../events/event-recorder';
-import { newCorrelationId, newId } from '../../ids';
 import type { InboundContext, InboundHandler, ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';
@@ -22,16 +17,17 @@ import {
   prepareInboundAttachments,
   saveInboundAttachments,
   toInboundAttachmentView,
-  toMessageAttachment,
 } from '../attachments/inbound-attachments';
-import { type ReadyConversation, toConversationFragment } from '../chats/chat-views';
+import type { ReadyConversation } from '../chats/chat-views';
 import { conversationForInbound } from '../chats/inbound-conversation';
 import { participantOf, phoneOfJid } from '../chats/participant-address';
 import type { MessageEvents } from '../messages/message-events';
 import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import { detectVerificationCode } from '../otp';
+import { groupFragment, inboundData, inboundMessageRecord } from './inbound-message-record';
 import { findReceivingNumber } from './receiving-number';
 import { purgeExpiredSignupCodes } from './signup-code-retention';
+import type { UnroutedInboundKeeper } from './unrouted-inbound-keeper';
 
 /** Dependencies of the inbound message handler. */
 export interface InboundMessageDeps {
@@ -51,6 +47,46 @@ export interface InboundMessageDeps {
   lifecycle: Pick<MessageEvents, 'lifecycle'>;
   /** Records STOP and START keywords in the opt-out ledger. */
   optOuts?: Pick<OptOutLedger, 'recordInbound'>;
+  /** Keeps the messages no customer can receive now, for delivery once their address is. */
+  unrouted: Pick<UnroutedInboundKeeper, 'keep'>;
+}
+
+/** The chat an inbound message arrived in, with the members it shows. */
+interface InboundChat {
+  /** The chat's channel (sms has no chats). */
+  channel: 'imessage' | 'whatsapp';
+  /** The provider's id of the chat. */
+  chatId: string;
+  /** The members the message shows. */
+  members: ProviderParticipant[];
+  /** The chat's name, when the provider told it. */
+  name: string | undefined;
+}
+
+/** What `receive` works out for a new message before its transaction. */
+interface InboundPlan {
+  /** The receiving number, which names the customer. */
+  number: SenderNumberView;
+  /** True when the instance's own device sent it. */
+  own: boolean;
+  /** The detected verification code, if any. */
+  otp: OtpDetection | null;
+  /** True when it is kept only for the signup codes. */
+  suppressed: boolean;
+  /** Its attachments, their bytes stored. */
+  prepared: PreparedAttachment[];
+  /** The chat it arrived in, if any. */
+  chat: InboundChat | undefined;
+  /** When it was received. */
+  at: Date;
+  /** The upstream's time of the message, never after `at`. */
+  sentAt: Date;
+  /** The contact's address. */
+  contact: string;
+  /** Its sender's address as the customer sees it. */
+  from: string;
+  /** Its recipient's address as the customer sees it. */
+  to: string;
 }
 
 /** What happened to one inbound message. */
@@ -89,153 +125,166 @@ export class InboundMessageReceiver {
     };
   }
 
-  /** Receives one message; undefined when it belongs to no customer of this instance. */
+  /**
+   * Receives one message; undefined when it belongs to no customer of this instance (then it is
+   * kept, for delivery once its address is assigned).
+   */
   async receive(
     event: ProviderInboundMessageEvent,
     context: InboundContext,
   ): Promise<InboundOutcome | undefined> {
-    const { store, clock, events } = this.#deps;
+    const { store } = this.#deps;
     // Sent from the instance's own device: the instance is the sender, the contact the recipient.
     const own = event.fromMe === true;
-    const number = await findReceivingNumber(store, context, own ? event.from : event.to);
+    const ownAddress = own ? event.from : event.to;
+    const number = await findReceivingNumber(store, context, ownAddress);
     if (!number) {
-      this.#deps.logger.warn(
-        { instance: context.instanceName, channel: event.channel },
-        'inbound message dropped: the receiving address is not assigned on this instance',
-      );
+      await this.#deps.unrouted.keep(event, context, ownAddress);
       return undefined;
     }
     const known = await store.messages.findByExternalId(context.instanceId, event.externalId);
     if (known && known.customerId === number.customerId && (own || known.direction === 'inbound')) {
       return this.outcomeOf(known);
     }
+    const plan = await this.#plan(event, context, number, ownAddress);
+    return store.transaction((tx) => this.#store(tx, event, context, plan));
+  }
 
-    const customer = await store.customers.findById(number.customerId);
+  /**
+   * What a new message needs before its transaction: its parties, its verification code (looked
+   * for only in what contacts send now), its attachments' bytes, the chat it arrived in, its times.
+   */
+  async #plan(
+    event: ProviderInboundMessageEvent,
+    context: InboundContext,
+    number: SenderNumberView,
+    ownAddress: string,
+  ): Promise<InboundPlan> {
+    const own = event.fromMe === true;
+    const customer = await this.#deps.store.customers.findById(number.customerId);
     // Codes are looked for in what contacts send now, not in the device's own or old messages.
-    const detected =
-      event.text === '' || own || event.history ? null : detectVerificationCode(event.text);
-    const otp: OtpDetection | null = detected
-      ? { code: detected.code, provider: detected.provider }
-      : null;
+    const otp = own || event.history ? null : otpIn(event.text);
     const suppressed = otp !== null && customer?.settings.otpHandling !== 'annotate';
     const prepared = await prepareInboundAttachments(this.#deps.attachments, event.attachments);
-    const chatMembers = await this.#chatMembers(event, context, number);
-    const at = new Date(clock.now());
+    const chat = await this.#chatMembers(event, context, number);
+    const at = new Date(this.#deps.clock.now());
     // The upstream's time of the message (a replayed history keeps its dates), never the future.
     const sentAt = new Date(Math.min(event.occurredAt.getTime(), at.getTime()));
     const contactAddress = own ? event.to : event.from;
     const contact = phoneOfJid(contactAddress) ?? contactAddress;
-    const ownAddress = own ? event.from : event.to;
     const instanceAddress = number.email === ownAddress ? ownAddress : number.phoneNumber;
-    const from = own ? instanceAddress : contact;
-    const to = own ? contact : instanceAddress;
+    return {
+      number,
+      own,
+      otp,
+      suppressed,
+      prepared,
+      chat,
+      at,
+      sentAt,
+      contact,
+      from: own ? instanceAddress : contact,
+      to: own ? contact : instanceAddress,
+    };
+  }
 
-    return store.transaction(async (tx) => {
-      const conversation = chatMembers
-        ? await conversationForInbound(tx, {
-            customerId: number.customerId,
-            instanceId: context.instanceId,
-            channel: chatMembers.channel,
-            chatId: chatMembers.chatId,
-            isGroup: event.isGroup,
-            ownerAddress: number.phoneNumber,
-            members: chatMembers.members,
-            name: chatMembers.name,
-            at,
-          })
-        : undefined;
-      const replyTarget =
-        event.replyToExternalId === undefined
-          ? undefined
-          : await tx.messages.findByExternalId(context.instanceId, event.replyToExternalId);
-      const message: MessageRecord = {
-        id: newId('msg'),
-        customerId: number.customerId,
-        direction: own ? 'outbound' : 'inbound',
-        // An inbound message has reached its recipient: it is delivered from the first moment;
-        // the device's own message is known to be sent (its receipts follow as status events).
-        status: own ? 'sent' : 'delivered',
-        to,
-        conversationId: conversation?.id ?? null,
-        providerChatId: event.chatId ?? null,
-        isGroup: event.isGroup,
-        from,
-        instanceId: context.instanceId,
-        channel: event.channel,
-        pinnedChannel: null,
-        text: event.text,
-        mediaUrls: null,
-        attachments: prepared.map(toMessageAttachment),
-        effect: null,
-        messageType: null,
-        mentions: null,
-        replyTo: replyTarget?.customerId === number.customerId ? replyTarget.id : null,
-        scheduledAt: null,
-        idempotencyKey: null,
-        callbackUrl: null,
-        metadata: null,
-        createContact: null,
-        routingPreference: [],
-        routingFallback: false,
-        fallbackTriggered: false,
-        externalId: event.externalId,
-        errorCode: null,
-        errorMessage: null,
-        retryCount: 0,
-        timeline: [
-          { status: own ? 'sent' : 'delivered', at: at.getTime(), channel: event.channel },
-        ],
-        correlationId: newCorrelationId(),
-        suppressed,
-        source: own ? 'device' : null,
-        createdAt: Number.isNaN(sentAt.getTime()) ? at : sentAt,
-        updatedAt: at,
-        deletedAt: null,
-      };
-      await tx.messages.insert(message);
-      await saveInboundAttachments(
-        tx,
-        { customerId: number.customerId, messageId: message.id },
-        prepared,
-        at,
-      );
-      if (otp) {
-        await purgeExpiredSignupCodes(tx, at);
-        await tx.signupCodes.insert({
-          messageId: message.id,
-          customerId: number.customerId,
-          receivingAddress: number.phoneNumber,
-          code: otp.code,
-          provider: otp.provider,
-          fromAddress: from,
-          channel: event.channel,
-          receivedAt: at,
-        });
-      }
-      if (!own && !event.history && !event.isGroup) {
-        await this.#deps.optOuts?.recordInbound(tx, {
-          customerId: number.customerId,
-          sender: number.phoneNumber,
-          recipient: contact,
-          channel: event.channel,
-          text: event.text,
-        });
-      }
-      if (event.history) {
-        // History sync: stored for the record, never emitted.
-      } else if (own) {
-        await this.#deps.lifecycle.lifecycle(tx, 'message.sent', message, message.correlationId);
-      } else if (!suppressed) {
-        await events.record(tx, {
-          customerId: number.customerId,
-          type: 'message.inbound',
-          correlationId: message.correlationId,
-          messageId: message.id,
-          data: inboundData(message, prepared, groupFragment(conversation), otp),
-        });
-      }
-      return { message, attachments: prepared.map(toInboundAttachmentView), otp, suppressed };
+  /**
+   * Stores a new message in `tx`: its conversation, the message and its attachments, its signup
+   * code, the opt-out keywords it carries, and its event.
+   */
+  async #store(
+    tx: UnitOfWork,
+    event: ProviderInboundMessageEvent,
+    context: InboundContext,
+    plan: InboundPlan,
+  ): Promise<InboundOutcome> {
+    const { number, own, otp, suppressed, prepared, at } = plan;
+    const conversation = await this.#conversationOf(tx, event, context, plan);
+    const replyTarget =
+      event.replyToExternalId === undefined
+        ? undefined
+        : await tx.messages.findByExternalId(context.instanceId, event.replyToExternalId);
+    const message = inboundMessageRecord(event, {
+      instanceId: context.instanceId,
+      customerId: number.customerId,
+      own,
+      from: plan.from,
+      to: plan.to,
+      conversationId: conversation?.id ?? null,
+      replyTo: replyTarget?.customerId === number.customerId ? replyTarget.id : null,
+      attachments: prepared,
+      suppressed,
+      at,
+      sentAt: plan.sentAt,
     });
+    await tx.messages.insert(message);
+    await saveInboundAttachments(
+      tx,
+      { customerId: number.customerId, messageId: message.id },
+      prepared,
+      at,
+    );
+    if (otp) await keepSignupCode(tx, event, message, plan, otp);
+    if (!own && !event.history && !event.isGroup) {
+      await this.#deps.optOuts?.recordInbound(tx, {
+        customerId: number.customerId,
+        sender: number.phoneNumber,
+        recipient: plan.contact,
+        channel: event.channel,
+        text: event.text,
+        optOutType: event.optOutType,
+      });
+    }
+    await this.#announce(tx, event, message, plan, conversation);
+    return { message, attachments: prepared.map(toInboundAttachmentView), otp, suppressed };
+  }
+
+  /** The conversation of the chat a new message arrived in; undefined when it has none. */
+  async #conversationOf(
+    tx: UnitOfWork,
+    event: ProviderInboundMessageEvent,
+    context: InboundContext,
+    plan: InboundPlan,
+  ): Promise<ReadyConversation | undefined> {
+    const { chat, number } = plan;
+    if (!chat) return undefined;
+    return conversationForInbound(tx, {
+      customerId: number.customerId,
+      instanceId: context.instanceId,
+      channel: chat.channel,
+      chatId: chat.chatId,
+      isGroup: event.isGroup,
+      ownerAddress: number.phoneNumber,
+      members: chat.members,
+      name: chat.name,
+      at: plan.at,
+    });
+  }
+
+  /**
+   * Emits a new message: `message.sent` for the device's own, `message.inbound` for a contact's
+   * unless suppressed, nothing for a history sync.
+   */
+  async #announce(
+    tx: UnitOfWork,
+    event: ProviderInboundMessageEvent,
+    message: MessageRecord,
+    plan: InboundPlan,
+    conversation: ReadyConversation | undefined,
+  ): Promise<void> {
+    if (event.history) {
+      // History sync: stored for the record, never emitted.
+    } else if (plan.own) {
+      await this.#deps.lifecycle.lifecycle(tx, 'message.sent', message, message.correlationId);
+    } else if (!plan.suppressed) {
+      await this.#deps.events.record(tx, {
+        customerId: plan.number.customerId,
+        type: 'message.inbound',
+        correlationId: message.correlationId,
+        messageId: message.id,
+        data: inboundData(message, plan.prepared, groupFragment(conversation), plan.otp),
+      });
+    }
   }
 
   /** What a received message became, with fresh download URLs (redeliveries, the sandbox). */
@@ -268,11 +317,10 @@ export class InboundMessageReceiver {
             }),
       });
     }
-    const detected = message.text === '' ? null : detectVerificationCode(message.text);
     return {
       message,
       attachments,
-      otp: detected ? { code: detected.code, provider: detected.provider } : null,
+      otp: otpIn(message.text),
       suppressed: message.suppressed,
     };
   }
@@ -286,15 +334,7 @@ export class InboundMessageReceiver {
     event: ProviderInboundMessageEvent,
     context: InboundContext,
     number: SenderNumberView,
-  ): Promise<
-    | {
-        channel: 'imessage' | 'whatsapp';
-        chatId: string;
-        members: ProviderParticipant[];
-        name: string | undefined;
-      }
-    | undefined
-  > {
+  ): Promise<InboundChat | undefined> {
     if (event.chatId === undefined || event.channel === 'sms') return undefined;
     const channel = event.channel;
     const chatId = event.chatId;
@@ -308,7 +348,13 @@ export class InboundMessageReceiver {
     if (known) return { channel, chatId, members: sender, name: undefined };
     const upstream = await this.#deps.hub
       .provider(context.instanceId)
-      .then((provider) => provider.getChat({ channel, from: number.phoneNumber, chatId }))
+      .then((provider) =>
+        requireCapability(provider, 'chats', channel).getChat({
+          channel,
+          from: number.phoneNumber,
+          chatId,
+        }),
+      )
       .catch(() => null);
     const members = (upstream?.participants ?? []).map((member) =>
       channel === 'whatsapp' ? member : participantOf(channel, member.handle),
@@ -317,28 +363,29 @@ export class InboundMessageReceiver {
   }
 }
 
-/** The group fragment of `message.inbound`: present when the message arrived in a group. */
-function groupFragment(
-  conversation: ReadyConversation | undefined,
-): ConversationFragment | undefined {
-  return conversation?.isGroup ? toConversationFragment(conversation) : undefined;
+/** The verification code a text carries, if any. */
+function otpIn(text: string): OtpDetection | null {
+  const detected = text === '' ? null : detectVerificationCode(text);
+  return detected ? { code: detected.code, provider: detected.provider } : null;
 }
 
-function inboundData(
+/** Keeps a new message's verification code for the signup-codes endpoint. */
+async function keepSignupCode(
+  tx: UnitOfWork,
+  event: ProviderInboundMessageEvent,
   message: MessageRecord,
-  attachments: readonly PreparedAttachment[],
-  conversation: ConversationFragment | undefined,
-  otp: OtpDetection | null,
-): MessageInboundData {
-  return {
+  plan: InboundPlan,
+  otp: OtpDetection,
+): Promise<void> {
+  await purgeExpiredSignupCodes(tx, plan.at);
+  await tx.signupCodes.insert({
     messageId: message.id,
-    externalMessageId: message.externalId,
-    from: message.from,
-    to: message.to ?? '',
-    text: message.text,
-    channel: message.channel ?? 'imessage',
-    attachments: attachments.map(toInboundAttachmentView),
-    ...(conversation === undefined ? {} : { conversation }),
-    ...(otp === null ? {} : { otp }),
-  };
+    customerId: plan.number.customerId,
+    receivingAddress: plan.number.phoneNumber,
+    code: otp.code,
+    provider: otp.provider,
+    fromAddress: plan.from,
+    channel: event.channel,
+    receivedAt: plan.at,
+  });
 }

@@ -13,7 +13,7 @@ export function messageChangeHandler(
   deps: InboundDeps & { lifecycle: Pick<MessageEvents, 'lifecycle' | 'edited'> },
 ): InboundHandler<'message.changed'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     await deps.store.transaction(async (tx) => {
       const message = await tx.messages.findByExternalId(context.instanceId, event.externalId);
@@ -50,7 +50,7 @@ export function messageChangeHandler(
  */
 export function chatReadHandler(deps: InboundDeps): InboundHandler<'chat.read'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     await deps.store.transaction(async (tx) => {
       const chat = await tx.conversations.findByInstanceChat(

@@ -15,7 +15,7 @@ import { type InboundDeps, receiverOf } from './inbound-deps';
  */
 export function reactionHandler(deps: InboundDeps): InboundHandler<'message.reaction'> {
   return async (event, context) => {
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number || event.channel === 'sms') return;
     const channel = event.channel;
     const from = phoneOfJid(event.from) ?? event.from;

@@ -14,7 +14,7 @@ const E164 = /^\+\d{2,15}$/;
 export function typingHandler(deps: InboundDeps): InboundHandler<'typing'> {
   return async (event, context) => {
     if (event.channel !== 'whatsapp') return;
-    const number = await receiverOf(deps, context, event.to, event.kind);
+    const number = await receiverOf(deps, context, event, event.to);
     if (!number) return;
     const from = phoneOfJid(event.from) ?? event.from;
     const chatId = event.chatId ?? (E164.test(from) ? phoneJidOf(from) : event.from);

@@ -1,3 +1,4 @@
+import type { Channel } from '@switchboard/contract';
 import {
   channelMediaLimits,
   formatBytes,
@@ -8,8 +9,15 @@ import {
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store } from '../../store/store';
 import { DomainError } from '../domain-error';
-import { channelRoutes } from '../messages/channel-routes';
-import { channelsToTry } from '../messages/routing-plan';
+
+/**
+ * The channels a send may use, in order, each with the instance that would carry it: the send
+ * path's routing (`domain/messages`), handed in so that media, which messages use, never imports
+ * them back.
+ */
+export type RoutedChannels = (
+  message: MessageRecord,
+) => Promise<ReadonlyArray<{ channel: Channel; instanceId: string }>>;
 
 /**
  * The size check of a send's files at the request, where their size is known (`base64` data):
@@ -18,8 +26,11 @@ import { channelsToTry } from '../messages/routing-plan';
  * take is accepted; those channels are skipped at delivery (see `OutboundMedia`).
  */
 export class MediaLimitCheck {
-  /** A check reading instance limits from `store`. */
-  constructor(private readonly store: Pick<Store, 'numbers' | 'instances'>) {}
+  /** A check reading instance limits from `store`, for the channels `routedChannels` names. */
+  constructor(
+    private readonly store: Pick<Store, 'instances'>,
+    private readonly routedChannels: RoutedChannels,
+  ) {}
 
   /**
    * Refuses `message` when one of its known-size files fits none of its channels.
@@ -28,11 +39,10 @@ export class MediaLimitCheck {
   async assertFits(message: MessageRecord): Promise<void> {
     const sized = message.attachments.filter((attachment) => attachment.totalBytes !== null);
     if (sized.length === 0) return;
-    const channels = channelsToTry(message);
-    const routeOf = await channelRoutes(this.store, message);
+    const channels = await this.routedChannels(message);
     const limits = await Promise.all(
-      channels.map(async (channel) => {
-        const instance = await this.store.instances.findById(routeOf(channel));
+      channels.map(async ({ channel, instanceId }) => {
+        const instance = await this.store.instances.findById(instanceId);
         return { channel, limits: channelMediaLimits(instance?.config.mediaLimits) };
       }),
     );

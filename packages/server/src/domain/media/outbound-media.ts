@@ -48,7 +48,11 @@ export interface PreparedFile {
 /** The files of a message ready for a channel, or why the channel cannot take them. */
 export type MediaOutcome =
   | { ok: true; files: PreparedFile[] }
-  | { ok: false; code: 'ATTACHMENT_TOO_LARGE' | 'MEDIA_CONVERSION_FAILED'; message: string };
+  | {
+      ok: false;
+      code: 'ATTACHMENT_TOO_LARGE' | 'MEDIA_CONVERSION_FAILED' | 'MEDIA_NOT_AN_IMAGE';
+      message: string;
+    };
 
 /** Dependencies of {@link OutboundMedia}. */
 export interface OutboundMediaOptions {
@@ -81,10 +85,18 @@ const TARGET_NAMES: Readonly<Record<string, string>> = {
   'audio/mp4': 'AAC in M4A',
 };
 
+/** The image types `content.mediaUrls` may serve (the spec: jpg, png, gif, webp). */
+const MEDIA_URL_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
+
 /** An attachment problem that decides the outcome of the whole message for the channel. */
 class MediaRefusal extends Error {
   constructor(
-    readonly code: 'ATTACHMENT_TOO_LARGE' | 'MEDIA_CONVERSION_FAILED',
+    readonly code: 'ATTACHMENT_TOO_LARGE' | 'MEDIA_CONVERSION_FAILED' | 'MEDIA_NOT_AN_IMAGE',
     message: string,
   ) {
     super(message);
@@ -193,7 +205,11 @@ export class OutboundMedia {
     }
   }
 
-  /** `content.mediaUrls` are images the upstream fetches: only their size is checked here. */
+  /**
+   * `content.mediaUrls` are images the upstream fetches: their size is checked here, and their
+   * type by their first bytes (an extension-less URL serving a PDF is not an image, whatever it
+   * is called). A URL that cannot be fetched from here is left to the upstream.
+   */
   async #checkMediaUrls(
     message: MessageRecord,
     channel: Channel,
@@ -201,7 +217,16 @@ export class OutboundMedia {
   ): Promise<void> {
     const max = maxBytesFor(channel, 'image', limits);
     for (const [index, url] of (message.mediaUrls ?? []).entries()) {
-      await this.#fetched(url, max, `content.mediaUrls[${index}]`, channel, 'image');
+      const field = `content.mediaUrls[${index}]`;
+      const bytes = await this.#fetched(url, max, field, channel, 'image');
+      if (bytes === undefined) continue;
+      const sniffed = await sniffMediaType(bytes);
+      if (sniffed === undefined || !MEDIA_URL_TYPES.has(sniffed.mimeType)) {
+        throw new MediaRefusal(
+          'MEDIA_NOT_AN_IMAGE',
+          `${field} serves ${sniffed?.mimeType ?? 'bytes of no known type'}, not a JPEG, PNG, GIF or WebP image; send other files with attachments[]`,
+        );
+      }
     }
   }
 

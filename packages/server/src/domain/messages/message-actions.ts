@@ -1,6 +1,10 @@
 import type { Channel, EditMessageRequest, ReactionResult } from '@switchboard/contract';
-import type { MessagingProvider, ProviderMessageRef } from '@switchboard/provider-kit';
-import { isProviderError } from '@switchboard/provider-kit';
+import type {
+  ProviderCapabilities,
+  ProviderCapabilityName,
+  ProviderMessageRef,
+} from '@switchboard/provider-kit';
+import { isProviderError, requireCapability } from '@switchboard/provider-kit';
 import type { Clock } from '../../clock';
 import type { ProviderHub } from '../../providers/provider-hub';
 import type { MessageRecord } from '../../store/message-repository';
@@ -46,8 +50,8 @@ export class MessageActions {
       throw new DomainError('ALREADY_UNSENT', `Message ${id} is already unsent`);
     }
     const { ref, channel } = this.#sentIMessage(message, 'unsent');
-    await this.#call(message, (provider) =>
-      provider.unsend({ channel, from: message.from, message: ref }),
+    await this.#call(message, channel, 'unsend', (capability) =>
+      capability.unsend({ channel, from: message.from, message: ref }),
     );
     return this.options.store.transaction(async (tx) => {
       const now = this.options.clock.now();
@@ -90,7 +94,7 @@ export class MessageActions {
     const { ref, channel } = this.#sentIMessage(message, 'edited');
     try {
       const provider = await this.options.providers.provider(message.instanceId);
-      await provider.edit({
+      await requireCapability(provider, 'edits', channel).edit({
         channel,
         from: message.from,
         message: ref,
@@ -149,8 +153,8 @@ export class MessageActions {
       );
     }
     const sender = instanceAddressOf(message);
-    await this.#call(message, (provider) =>
-      provider.react({
+    await this.#call(message, channel, 'reactions', (capability) =>
+      capability.react({
         channel,
         from: sender,
         message: ref,
@@ -203,13 +207,19 @@ export class MessageActions {
     return { ref, channel: message.channel };
   }
 
-  /** Calls the message's provider, answering its failures with their spec codes. */
-  async #call(
+  /**
+   * Calls the capability `name` of the message's provider on its channel, answering its absence
+   * with `CHANNEL_NOT_SUPPORTED` and the provider's failures with their spec codes.
+   */
+  async #call<K extends ProviderCapabilityName>(
     message: MessageRecord,
-    operation: (provider: MessagingProvider) => Promise<void>,
+    channel: Channel,
+    name: K,
+    operation: (capability: NonNullable<ProviderCapabilities[K]>) => Promise<void>,
   ): Promise<void> {
     try {
-      await operation(await this.options.providers.provider(message.instanceId));
+      const provider = await this.options.providers.provider(message.instanceId);
+      await operation(requireCapability(provider, name, channel));
     } catch (error) {
       throw toDomainError(error);
     }

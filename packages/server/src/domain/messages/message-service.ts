@@ -1,6 +1,7 @@
 import type {
   ListMessagesQuery,
   ListScheduledMessagesQuery,
+  MessageRouting,
   SendMessageRequest,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
@@ -10,6 +11,8 @@ import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
 import { DomainError } from '../domain-error';
 import type { MediaLimitCheck } from '../media/media-limit-check';
+import { toMessageRouting } from '../routing/routing-trace-view';
+import { requireUrl } from '../safe-url';
 import { takeInAttachments } from './attachment-intake';
 import { decodeCursor, encodeCursor } from './message-cursor';
 import type { MessageEvents } from './message-events';
@@ -40,6 +43,11 @@ export interface MessageServiceOptions {
   events: MessageEvents;
   /** Told (after commit) of every message that became `queued`, so a worker drives it now. */
   onQueued: (messageId: string) => void;
+  /**
+   * Takes the pace slot of a send being accepted, in its transaction; the answer to the send
+   * waits for it, so a sender's sends keep their order across processes.
+   */
+  acceptPace?: (message: MessageRecord) => Promise<void>;
   /** The URL-safety policy every customer-given URL passes at the request. */
   urlPolicy: Pick<OutboundUrlPolicy, 'require'>;
   /** The size check of files whose size the request tells. */
@@ -61,7 +69,10 @@ export class MessageService {
   /**
    * Accepts a send: validated against the customer's addresses, the clock and the recipient's
    * reachability, then stored with its `message.queued` (or `message.scheduled`) event in one
-   * transaction. A repeated idempotency key answers the message the first send created.
+   * transaction. A repeated idempotency key answers the message the first send created, as it
+   * is now, and sends nothing.
+   * @throws {DomainError} ALREADY_DELETED when that message was deleted (a new one would send
+   * twice what the key stands for).
    */
   async send(
     customerId: string,
@@ -73,7 +84,7 @@ export class MessageService {
     const key = body.idempotencyKey;
     if (key !== undefined) {
       const existing = await store.messages.findByIdempotencyKey(customerId, key);
-      if (existing) return { created: false, message: existing };
+      if (existing) return replayOf(existing, key);
     }
     const now = clock.now();
     const scheduledAt = this.#scheduledAt(body.scheduledAt, now);
@@ -88,14 +99,17 @@ export class MessageService {
     });
     await this.#options.mediaLimits?.assertFits(message);
 
-    return store.transaction(async (tx): Promise<SendOutcome> => {
+    let pace: Promise<void> | undefined;
+    const outcome = await store.transaction(async (tx): Promise<SendOutcome> => {
       // The insert skips a row whose idempotency key is taken (a send with the same key that
       // committed after the check above, in this process or another): no second look first.
       if (!(await tx.messages.insert(message))) {
         const existing =
           key === undefined ? undefined : await tx.messages.findByIdempotencyKey(customerId, key);
-        if (!existing) throw new Error(`message ${message.id} could not be stored`);
-        return { created: false, message: existing };
+        if (!existing || key === undefined) {
+          throw new Error(`message ${message.id} could not be stored`);
+        }
+        return replayOf(existing, key);
       }
       for (const [position, bytes] of intake.data) {
         await tx.messages.insertAttachmentData(message.id, position, bytes);
@@ -106,9 +120,15 @@ export class MessageService {
         message,
         correlationId,
       );
-      if (message.status === 'queued') this.#afterCommitQueued(tx, message.id);
+      if (message.status === 'queued') {
+        // Taken before the commit announces the message to a worker, which waits for it.
+        pace ??= this.#options.acceptPace?.(message);
+        this.#afterCommitQueued(tx, message.id);
+      }
       return { created: true, message };
     });
+    await pace;
+    return outcome;
   }
 
   /**
@@ -119,16 +139,28 @@ export class MessageService {
     return visible(await this.#options.store.messages.findById(customerId, id), id);
   }
 
-  /** A page of the customer's messages, newest first. */
-  async list(customerId: string, query: ListMessagesQuery): Promise<MessagePage> {
+  /** The routing trace of a customer's message, oldest step first (404 as {@link get}). */
+  async routing(customerId: string, id: string): Promise<MessageRouting> {
+    const message = await this.get(customerId, id);
+    const steps = await this.#options.store.routingSteps.listByMessage(customerId, message.id);
+    return toMessageRouting(message.id, steps);
+  }
+
+  /**
+   * A page of the customer's messages, newest first, filtered as `query` asks; every customer's
+   * when `customerId` is undefined (the operator's search).
+   */
+  async list(customerId: string | undefined, query: ListMessagesQuery): Promise<MessagePage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { cursor: _cursor, limit, createdAfter, createdBefore, ...filters } = query;
     const rows = await this.#options.store.messages.list(customerId, {
-      limit: query.limit + 1,
-      ...(query.status === undefined ? {} : { status: query.status }),
-      ...(query.to === undefined ? {} : { to: query.to }),
+      ...definedOnly(filters),
+      limit: limit + 1,
+      ...(createdAfter === undefined ? {} : { createdAfter: new Date(createdAfter) }),
+      ...(createdBefore === undefined ? {} : { createdBefore: new Date(createdBefore) }),
       ...(after ? { after: { createdAt: new Date(after.at), id: after.id } } : {}),
     });
-    return page(rows, query.limit, (message) => message.createdAt.getTime());
+    return page(rows, limit, (message) => message.createdAt.getTime());
   }
 
   /** A page of the customer's scheduled messages, soonest due first. */
@@ -275,17 +307,17 @@ export class MessageService {
   #withSafeUrls(body: SendMessageRequest): SendMessageRequest {
     const { urlPolicy } = this.#options;
     const mediaUrls = body.content?.mediaUrls?.map((url, i) =>
-      urlPolicy.require(url, `content.mediaUrls[${i}]`),
+      requireUrl(urlPolicy, url, `content.mediaUrls[${i}]`),
     );
     const attachments = body.attachments?.map((item, i) =>
       item.url === undefined
         ? item
-        : { ...item, url: urlPolicy.require(item.url, `attachments[${i}].url`) },
+        : { ...item, url: requireUrl(urlPolicy, item.url, `attachments[${i}].url`) },
     );
     const callbackUrl =
       body.callbackUrl === undefined
         ? undefined
-        : urlPolicy.require(body.callbackUrl, 'callbackUrl');
+        : requireUrl(urlPolicy, body.callbackUrl, 'callbackUrl');
     return {
       ...body,
       ...(body.content === undefined || mediaUrls === undefined
@@ -393,5 +425,26 @@ function page(
       hasMore,
       nextCursor: hasMore ? encodeCursor({ at: sortKey(last), id: last.id }) : null,
     },
+  };
+}
+
+/**
+ * The answer to a repeated idempotency key: the message the key created, as it is now.
+ * @throws {DomainError} ALREADY_DELETED when it was deleted.
+ */
+function replayOf(existing: MessageRecord, key: string): SendOutcome {
+  if (existing.deletedAt !== null) {
+    throw new DomainError(
+      'ALREADY_DELETED',
+      `The message ${existing.id} that idempotencyKey ${key} created was deleted; use a new key to send again`,
+    );
+  }
+  return { created: false, message: existing };
+}
+
+/** `filters` without its undefined entries (the store's optional fields are absent, not undefined). */
+function definedOnly<T extends object>(filters: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
   };
 }

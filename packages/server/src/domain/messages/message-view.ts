@@ -1,4 +1,5 @@
 import type {
+  AdminMessageList,
   Message,
   MessageAttachment,
   MessageList,
@@ -65,6 +66,15 @@ export class MessageViews {
       ...(record.source === 'device' ? { source: 'device' as const } : {}),
       status: record.status,
       ...(record.segments == null ? {} : { segments: record.segments }),
+      ...(record.hold && record.status === 'queued'
+        ? {
+            hold: {
+              code: record.hold.code,
+              message: record.hold.message,
+              until: new Date(record.hold.until).toISOString(),
+            },
+          }
+        : {}),
       ...recipientOf(record),
       from: record.from,
       channel: record.channel,
@@ -101,11 +111,26 @@ export class MessageViews {
   }
 }
 
+/** A page of messages across customers, each with its `customerId` (the operator's list). */
+export async function toAdminMessageList(
+  views: MessageViews,
+  page: MessagePage,
+): Promise<AdminMessageList> {
+  return {
+    messages: await Promise.all(
+      page.messages.map(async (record) => ({
+        ...(await views.message(record)),
+        customerId: record.customerId,
+      })),
+    ),
+    pagination: page.pagination,
+  };
+}
+
 /** The 202 answer of a send. */
 export function toSendResult(record: MessageRecord): SendMessageResult {
   return {
     id: record.id,
-    // As the send answered it, also when an idempotent replay asks later.
     status: record.scheduledAt === null ? 'queued' : 'scheduled',
     ...recipientOf(record),
     from: record.from,

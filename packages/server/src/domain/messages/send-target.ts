@@ -5,8 +5,8 @@ import type { AvailabilityCache } from '../capabilities/availability-cache';
 import { DomainError } from '../domain-error';
 import type { OptOutLedger } from '../opt-outs/opt-out-ledger';
 import { isRetryable } from '../provider-failure';
+import { channelsToTry } from '../routing/routing-plan';
 import type { ChatSendResolver } from './chat-send-target';
-import { channelsToTry } from './routing-plan';
 
 /** The default routing of a send: iMessage first, then SMS. */
 const DEFAULT_PREFERENCE: readonly Channel[] = ['imessage', 'sms'];

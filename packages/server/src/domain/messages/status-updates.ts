@@ -13,10 +13,10 @@ import type {
 import type { MessagePartRecord } from '../../store/message-part-repository';
 import type { MessageRecord } from '../../store/message-repository';
 import type { Store, UnitOfWork } from '../../store/store';
+import { attemptIdOf } from '../routing/routing-plan';
 import { type MessageEvents, STATUS_EVENT } from './message-events';
 import { patchOf } from './message-record';
 import { deliveryRank, leastDelivered, statusesToRecord } from './message-status';
-import { attemptIdOf } from './routing-plan';
 
 /** A delivery status to apply to a message, from an event or a status look-up. */
 export interface DeliveryUpdate {
@@ -41,7 +41,11 @@ export class MessageStatusUpdates {
     private readonly events: MessageEvents,
     private readonly clock: Clock,
     /** Called in the transaction that fails a message (the opt-out ledger learns from it). */
-    private readonly onFailed?: (tx: UnitOfWork, message: MessageRecord) => Promise<void>,
+    private readonly onFailed?: (
+      tx: UnitOfWork,
+      message: MessageRecord,
+      error: ProviderFailure | undefined,
+    ) => Promise<void>,
   ) {}
 
   /** Attempts whose accepted send this process is recording, each until that has ended. */
@@ -95,17 +99,21 @@ export class MessageStatusUpdates {
   }
 
   async #handleIn(tx: UnitOfWork, event: ProviderStatusEvent, instanceId: string): Promise<void> {
-    const part = await tx.messageParts.findByExternalId(instanceId, event.externalId);
+    // An update that echoes its attempt: the part its id names, the attempt and the message in
+    // one read (one round trip on PostgreSQL instead of three).
+    const target =
+      event.attemptId === undefined
+        ? undefined
+        : await tx.messageAttempts.findStatusTarget(event.attemptId, instanceId, event.externalId);
+    const part = target
+      ? target.part
+      : await tx.messageParts.findByExternalId(instanceId, event.externalId);
     if (part) {
       await this.#applyToPart(tx, part, event);
       return;
     }
-    const named =
-      event.attemptId === undefined
-        ? undefined
-        : await tx.messageAttempts.findById(event.attemptId);
     // The attempt the update names, when it is one of this instance's.
-    const echoed = named?.instanceId === instanceId ? named : undefined;
+    const echoed = target?.attempt.instanceId === instanceId ? target.attempt : undefined;
     if (echoed?.externalId === null) {
       // The send's response has not been recorded yet (the update raced it), so whether this is
       // the whole send or one of its parts is not known: kept on the attempt until it is. On
@@ -115,11 +123,10 @@ export class MessageStatusUpdates {
       return;
     }
     const found = echoed
-      ? { attempt: echoed, message: undefined }
+      ? { attempt: echoed, message: target?.message }
       : await this.#byProviderId(tx, instanceId, event.externalId);
     if (!found) return;
-    const { attempt } = found;
-    const message = found.message ?? (await tx.messages.findByIdInAnyCustomer(attempt.messageId));
+    const { attempt, message } = found;
     // An update about an attempt the message has moved past (a retry, a fallback) is history.
     if (!message || message.retryCount !== attempt.attempt || message.channel !== attempt.channel) {
       return;
@@ -237,13 +244,19 @@ export class MessageStatusUpdates {
     if (status) await this.apply(tx, message, { status, externalId });
   }
 
-  /** Applies `update` to `message` inside `tx`; returns the message as it now is. */
+  /**
+   * Applies `update` to `message` inside `tx`; returns the message as it now is. A `read` on an
+   * SMS counts as `delivered` (the spec: `read` never on sms), whatever the upstream reports (a
+   * Messaging Service delivering over RCS, a Mac's SMS chat).
+   */
   async apply(
     tx: UnitOfWork,
     message: MessageRecord,
     update: DeliveryUpdate,
   ): Promise<MessageRecord> {
-    const steps = statusesToRecord(message.status, update.status);
+    const reported =
+      update.status === 'read' && message.channel === 'sms' ? 'delivered' : update.status;
+    const steps = statusesToRecord(message.status, reported);
     const externalId = message.externalId ?? update.externalId;
     if (steps.length === 0) {
       if (message.externalId === null && message.status !== 'failed') {
@@ -276,7 +289,7 @@ export class MessageStatusUpdates {
       const type = STATUS_EVENT[state.status as keyof typeof STATUS_EVENT];
       await this.events.lifecycle(tx, type, state, message.correlationId);
     }
-    if (current.status === 'failed') await this.onFailed?.(tx, current);
+    if (current.status === 'failed') await this.onFailed?.(tx, current, update.error);
     return current;
   }
 }

@@ -7,7 +7,7 @@ import type { OptOutRecord, OptOutStatusValue } from '../../store/opt-out-reposi
 import type { Store, UnitOfWork } from '../../store/store';
 import type { Channel } from '../../store/store-types';
 import { DomainError } from '../domain-error';
-import { optOutKeywordOf } from './opt-out-keywords';
+import { optOutKeywordOf, type UpstreamOptOutType } from './opt-out-keywords';
 
 /** A change to record: a recipient opted out of, or back into, a sender number. */
 export type OptOutChange = Omit<OptOutRecord, 'createdAt' | 'updatedAt'>;
@@ -50,9 +50,11 @@ export class OptOutLedger {
       recipient: string;
       channel: Channel;
       text: string;
+      /** The upstream's own reading of the keyword (Twilio's `OptOutType`), when it gives one. */
+      optOutType?: UpstreamOptOutType | undefined;
     },
   ): Promise<void> {
-    const keyword = optOutKeywordOf(input.text);
+    const keyword = optOutKeywordOf(input.text, input.optOutType);
     if (!keyword) return;
     await this.record(tx, {
       customerId: input.customerId,

@@ -40,6 +40,7 @@ import { findChat } from '../chats/find-chat';
 import { callProvider } from '../chats/provider-call';
 import { DomainError } from '../domain-error';
 import type { InboundMessageReceiver } from '../inbound/inbound-message-handler';
+import { requireUrl } from '../safe-url';
 import { toSessionView } from '../whatsapp/whatsapp-session-views';
 
 /** Dependencies of {@link SandboxService}. */
@@ -87,7 +88,7 @@ export class SandboxService {
       toSandboxAttachment(
         item.url === undefined
           ? item
-          : { ...item, url: this.#deps.urlPolicy.require(item.url, `attachments[${i}].url`) },
+          : { ...item, url: requireUrl(this.#deps.urlPolicy, item.url, `attachments[${i}].url`) },
       ),
     );
     const { externalId } = await callProvider(() =>

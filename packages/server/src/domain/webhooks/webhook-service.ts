@@ -10,7 +10,7 @@ import type {
   WebhookWithSecret,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
-import { requireSafeUrl } from '../../egress/outbound-url';
+import { OutboundUrlPolicy } from '../../egress/outbound-url';
 import type { EventService } from '../../events/event-service';
 import { newUuid } from '../../ids';
 import type { UnitOfWork } from '../../store/store';
@@ -22,6 +22,7 @@ import {
 import { pendingDelivery } from '../../webhooks/pending-delivery';
 import type { AttemptReport } from '../../webhooks/webhook-dispatcher';
 import { DomainError } from '../domain-error';
+import { requireUrl } from '../safe-url';
 import { deliveryPage, deliveryPageQuery } from './delivery-log';
 import { generateWebhookSecret } from './webhook-secret';
 import { toDeliveryView, toWebhookView } from './webhook-views';
@@ -116,9 +117,7 @@ export class WebhookService {
    */
   update(customerId: string, id: string, patch: UpdateWebhookRequest): Promise<Webhook> {
     const url =
-      patch.url === undefined
-        ? undefined
-        : requireSafeUrl(patch.url, 'url', this.options.allowPrivateUrls);
+      patch.url === undefined ? undefined : requireUrl(this.#urlPolicy(), patch.url, 'url');
     return this.store.transaction(async (tx) => {
       const current = await this.#find(tx, customerId, id);
       const next = {
@@ -277,7 +276,7 @@ export class WebhookService {
     customerId: string,
     input: CreateWebhookRequest,
   ): Promise<CreatedWebhook> {
-    const url = requireSafeUrl(input.url, 'url', this.options.allowPrivateUrls);
+    const url = requireUrl(this.#urlPolicy(), input.url, 'url');
     if (await tx.webhooks.findActiveDuplicate(customerId, url, input.events)) {
       throw duplicate(url);
     }
@@ -322,6 +321,11 @@ export class WebhookService {
       error: 'the test attempt was taken over by another worker; see the delivery log',
     };
     return { eventId: event.id, ...report };
+  }
+
+  /** The URL-safety policy of this server's configuration (`WEBHOOK_ALLOW_PRIVATE_URLS`). */
+  #urlPolicy(): OutboundUrlPolicy {
+    return new OutboundUrlPolicy({ allowPrivate: this.options.allowPrivateUrls });
   }
 
   async #find(repos: UnitOfWork, customerId: string, id: string): Promise<WebhookRecord> {

@@ -17,6 +17,7 @@ import type { UnitOfWork } from '../../store/store';
 import { callProvider } from '../chats/provider-call';
 import { DomainError } from '../domain-error';
 import { purgeExpiredSignupCodes } from '../inbound/signup-code-retention';
+import { channelInstanceOf } from '../numbers/channel-instance';
 import { applySessionChange } from './session-transition';
 import { toSessionState, toSessionView } from './whatsapp-session-views';
 
@@ -37,9 +38,11 @@ export interface WhatsAppSessionServiceDeps {
   logger: ProviderLogger;
 }
 
-/** An owned number with the session port of the instance serving it. */
+/** An owned number with the session port of the instance serving its WhatsApp. */
 interface OwnedSession {
   number: SenderNumberView;
+  /** The instance carrying the number's WhatsApp (see {@link channelInstanceOf}). */
+  instanceId: string;
   port: WhatsAppSessionPort;
 }
 
@@ -122,7 +125,7 @@ export class WhatsAppSessionService {
 
   /** Removes the session and its credentials (idempotent); the next pairing needs a fresh QR. */
   async delete(customerId: string, phoneNumber: string): Promise<WhatsAppSessionDeleted> {
-    const { number, port } = await this.#session(customerId, phoneNumber);
+    const { number, instanceId, port } = await this.#session(customerId, phoneNumber);
     await callProvider(() => port.remove(number.phoneNumber));
     // The provider reports `not_enabled` only for sessions it knew; a session stored before a
     // restart may be unknown to it, and must end too.
@@ -130,7 +133,7 @@ export class WhatsAppSessionService {
       applySessionChange(
         tx,
         this.#deps.events,
-        { customerId, phoneNumber: number.phoneNumber, instanceId: number.instanceId },
+        { customerId, phoneNumber: number.phoneNumber, instanceId },
         { state: 'not_enabled' },
         new Date(this.#deps.clock.now()),
       ),
@@ -238,12 +241,16 @@ export class WhatsAppSessionService {
     return number;
   }
 
-  /** The owned number and the session port of its instance; 400 when it does not do WhatsApp. */
+  /**
+   * The owned number and the session port of the instance carrying its WhatsApp (its own, or the
+   * one its `channelInstances` names, as for sends); 400 when that instance does not do WhatsApp.
+   */
   async #session(customerId: string, phoneNumber: string): Promise<OwnedSession> {
     const number = await this.#owned(customerId, phoneNumber);
-    const instance = await this.#deps.store.instances.findById(number.instanceId);
+    const instanceId = channelInstanceOf(number, 'whatsapp');
+    const instance = await this.#deps.store.instances.findById(instanceId);
     const provider = instance?.channels.includes('whatsapp')
-      ? await callProvider(() => this.#deps.hub.provider(number.instanceId))
+      ? await callProvider(() => this.#deps.hub.provider(instanceId))
       : undefined;
     if (!provider?.whatsappSessions) {
       throw new DomainError(
@@ -251,6 +258,6 @@ export class WhatsAppSessionService {
         `${number.phoneNumber} is served by an instance without WhatsApp sessions`,
       );
     }
-    return { number, port: provider.whatsappSessions };
+    return { number, instanceId, port: provider.whatsappSessions };
   }
 }

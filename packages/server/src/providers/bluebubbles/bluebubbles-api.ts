@@ -20,7 +20,8 @@ export interface BlueBubblesMessage {
   guid: string;
   text: string | null;
   subject?: string | null;
-  handle: { address: string } | null;
+  /** The other party; `service` (`iMessage`, `SMS`) tells the channel of a macOS 26 `any;-;` chat. */
+  handle: { address: string; service?: string } | null;
   otherHandle?: number | null;
   isFromMe: boolean;
   error: number;
@@ -53,8 +54,10 @@ export interface BlueBubblesChat {
   guid: string;
   style: number;
   displayName: string | null;
-  participants?: { address: string }[];
+  participants?: { address: string; service?: string }[];
   messages?: BlueBubblesMessage[];
+  /** The Mac's own handle the chat was last addressed to; absent from webhook payloads. */
+  lastAddressedHandle?: string | null;
 }
 
 /** `/server/info`. */
@@ -107,6 +110,9 @@ export interface BlueBubblesFile {
 }
 
 type Json = Record<string, unknown>;
+
+/** Handles per `/handle/query` page (the server's maximum). */
+export const HANDLE_PAGE = 1_000;
 
 /**
  * A small client of the BlueBubbles Server REST API (`/api/v1`): the password as a query
@@ -179,6 +185,21 @@ export class BlueBubblesApi {
     );
   }
 
+  /**
+   * `POST /message/query` in one chat: its messages created at or before `before` (epoch ms),
+   * newest first.
+   */
+  queryChat(chatGuid: string, before: number, limit: number): Promise<BlueBubblesMessage[]> {
+    return this.#json('POST', '/message/query', {
+      chatGuid,
+      before,
+      offset: 0,
+      limit,
+      sort: 'DESC',
+      with: ['chats', 'attachment', 'handle'],
+    });
+  }
+
   /** `POST /message/query`: messages created at or after `after` (epoch ms), oldest first. */
   queryMessages(after: number, offset: number, limit: number): Promise<BlueBubblesMessage[]> {
     return this.#json('POST', '/message/query', {
@@ -227,9 +248,12 @@ export class BlueBubblesApi {
     return this.#json('POST', `/chat/${encodeURIComponent(guid)}/leave`);
   }
 
-  /** `POST` (start) or `DELETE` (stop) `/chat/:guid/typing`. */
-  typing(guid: string, on: boolean): Promise<unknown> {
-    return this.#json(on ? 'POST' : 'DELETE', `/chat/${encodeURIComponent(guid)}/typing`);
+  /**
+   * `POST /chat/:guid/typing`: starts typing. (Upstream's `DELETE` twin starts typing too, so
+   * the client has no stop.)
+   */
+  startTyping(guid: string): Promise<unknown> {
+    return this.#json('POST', `/chat/${encodeURIComponent(guid)}/typing`);
   }
 
   /** `POST /chat/:guid/read` or `/unread`. */
@@ -258,9 +282,13 @@ export class BlueBubblesApi {
     return data.status;
   }
 
-  /** `POST /handle/query`: the Mac's handles (addresses with their ROWIDs), up to 1,000. */
-  handles(): Promise<{ originalROWID: number; address: string }[]> {
-    return this.#json('POST', '/handle/query', { offset: 0, limit: 1000 });
+  /**
+   * `POST /handle/query`: one page of the Mac's handles (addresses with their ROWIDs), at most
+   * 1,000, the most the server's validator allows (bluebubbles-server@f2e2286
+   * packages/server/src/server/api/http/api/v1/validators/handleValidator.ts `limit: max:1000`).
+   */
+  handles(offset = 0): Promise<{ originalROWID: number; address: string }[]> {
+    return this.#json('POST', '/handle/query', { offset, limit: HANDLE_PAGE });
   }
 
   /** `GET /webhook`: the registered webhooks. */
@@ -278,11 +306,18 @@ export class BlueBubblesApi {
     return this.#json('DELETE', `/webhook/${id}`);
   }
 
-  /** `GET /attachment/:guid/download`: the bytes, at most `maxBytes`. */
-  async download(guid: string, maxBytes: number): Promise<Uint8Array> {
+  /**
+   * `GET /attachment/:guid/download?original=true`: the file as it came, at most `maxBytes`, with
+   * the type the Mac serves. Without `original` BlueBubbles serves a HEIC as JPEG and a CAF as
+   * MP3 (bluebubbles-server@f2e2286 packages/server/src/server/api/http/api/v1/routers/attachmentRouter.ts:61-71).
+   */
+  async download(
+    guid: string,
+    maxBytes: number,
+  ): Promise<{ data: Uint8Array; contentType: string | undefined }> {
     const response = await this.#send(
       'GET',
-      this.#url(`/attachment/${encodeURIComponent(guid)}/download`),
+      this.#url(`/attachment/${encodeURIComponent(guid)}/download`, { original: 'true' }),
       {},
       this.#options.sendTimeoutMs,
     );
@@ -305,7 +340,9 @@ export class BlueBubblesApi {
       }
       chunks.push(chunk as Buffer);
     }
-    return new Uint8Array(Buffer.concat(chunks));
+    const served = response.headers['content-type'];
+    const contentType = (Array.isArray(served) ? served[0] : served)?.split(';')[0]?.trim();
+    return { data: new Uint8Array(Buffer.concat(chunks)), contentType: contentType || undefined };
   }
 
   async #orNull<T>(call: () => Promise<T>): Promise<T | null> {

@@ -40,8 +40,13 @@ export interface MappingContext {
   now: Date;
 }
 
-/** The channel of a BlueBubbles chat: `SMS;…` chats are SMS through the iPhone, the rest iMessage. */
-export function channelOfChat(chatGuid: string | undefined): Channel {
+/**
+ * The channel of a BlueBubbles chat: `SMS;…` chats are SMS through the iPhone, `iMessage;…`
+ * iMessage. macOS 26 names direct chats `any;-;<address>` whatever the service: there the
+ * handle's `service` tells (see docs/decisions/0402-bluebubbles-any-chats-service-from-handle.md).
+ */
+export function channelOfChat(chatGuid: string | undefined, handleService?: string): Channel {
+  if (chatGuid?.startsWith('any;')) return handleService === 'SMS' ? 'sms' : 'imessage';
   return chatGuid?.startsWith('SMS;') ? 'sms' : 'imessage';
 }
 
@@ -98,7 +103,7 @@ export function contactEvents(
   attachments: readonly ProviderInboundAttachment[],
   resolveHandle: (rowId: number) => string | undefined,
 ): ProviderInboundEvent[] {
-  const channel = channelOfChat(chatGuid);
+  const channel = channelOfChat(chatGuid, message.handle?.service);
   const from = message.handle?.address;
   if (!from) return [];
   const group = isGroupChat(chatGuid);
@@ -184,7 +189,7 @@ export function ownSendStatuses(
 ): ProviderInboundEvent[] {
   const base = {
     kind: 'message.status' as const,
-    channel: channelOfChat(chatGuid),
+    channel: channelOfChat(chatGuid, message.handle?.service),
     externalId: message.guid,
     ...(attemptId ? { attemptId } : {}),
   };
@@ -239,7 +244,7 @@ export function deviceSendEvent(
   return [
     {
       kind: 'message.inbound',
-      channel: channelOfChat(chatGuid),
+      channel: channelOfChat(chatGuid, message.handle?.service),
       occurredAt: dateOf(message.dateCreated, context.now),
       upstreamEventId: message.guid,
       externalId: message.guid,
@@ -276,7 +281,13 @@ function groupEvent(
   if (message.itemType === 2) {
     return [{ ...base, action: 'title.changed', title: message.groupTitle ?? '' }];
   }
-  if (message.itemType === 3) return [{ ...base, action: 'participant.left', participant: actor }];
+  if (message.itemType === 3) {
+    // Group action 1 is a new group photo, 2 a removed one (MessagePoller.ts:120-125); 0 a member leaving.
+    if (message.groupActionType === 1 || message.groupActionType === 2) {
+      return [{ ...base, action: 'photo.changed' }];
+    }
+    return [{ ...base, action: 'participant.left', participant: actor }];
+  }
   if (message.itemType === 1) {
     const participant = message.otherHandle ? resolveHandle(message.otherHandle) : undefined;
     if (!participant) return [];

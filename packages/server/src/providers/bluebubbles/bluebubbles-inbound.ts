@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type {
   ProviderInboundAttachment,
   ProviderInboundEvent,
   ProviderLogger,
 } from '@switchboard/provider-kit';
-import type { BlueBubblesApi, BlueBubblesMessage } from './bluebubbles-api';
+import { type BlueBubblesApi, type BlueBubblesMessage, HANDLE_PAGE } from './bluebubbles-api';
 import {
   channelOfChat,
   chatOf,
@@ -27,7 +28,14 @@ const MESSAGE_WEBHOOKS = new Set([
   'participant-added',
   'participant-removed',
   'participant-left',
+  'group-icon-changed',
+  'group-icon-removed',
 ]);
+
+/** Messages' item type of a "kept an audio message" row. */
+const KEPT_AUDIO = 5;
+/** How many of a chat's latest messages are searched for the voice memo a contact kept. */
+const KEPT_AUDIO_SEARCH = 50;
 
 /** What turning BlueBubbles' news into provider events needs. */
 export interface BlueBubblesInboundOptions {
@@ -51,14 +59,17 @@ export interface BlueBubblesInboundOptions {
  * Turns what BlueBubbles tells (a webhook, a message found by reconciliation) into provider
  * events: message webhooks are confirmed by fetching the message from the Mac, the Mac's own
  * sends are told apart from messages typed on it, attachments are downloaded, group members
- * given as handle ROWIDs are resolved, FaceTime rings are paired with their call status.
+ * given as handle ROWIDs are resolved, FaceTime rings are reported whichever way the Mac posts them.
  */
 export class BlueBubblesInbound {
   readonly #options: BlueBubblesInboundOptions;
   /** Handle ROWIDs to addresses (group changes name members by ROWID). */
   readonly #handles = new Map<number, string>();
-  /** Callers of FaceTime rings not yet paired with their call status, with the ring's time. */
-  readonly #rings = new Map<string, number>();
+  /**
+   * The Mac's own handles contacts' messages were addressed to since the start (the chats'
+   * `lastAddressedHandle`, which the fetched message carries and webhooks do not).
+   */
+  readonly receivingHandles = new Set<string>();
 
   /** An inbound mapper over one instance. */
   constructor(options: BlueBubblesInboundOptions) {
@@ -112,20 +123,8 @@ export class BlueBubblesInbound {
           },
         ];
       }
-      case 'incoming-facetime': {
-        // A JSON string: '{"caller":"+1…","timestamp":…}'. Paired with the call's status event.
-        const ring = JSON.parse(typeof data === 'string' ? data : '{}') as {
-          caller?: unknown;
-          timestamp?: unknown;
-        };
-        if (typeof ring.caller === 'string') {
-          this.#rings.set(
-            ring.caller,
-            typeof ring.timestamp === 'number' ? ring.timestamp : now.getTime(),
-          );
-        }
-        return [];
-      }
+      case 'incoming-facetime':
+        return this.#faceTimeRing(data, now);
       case 'ft-call-status-changed':
         return this.#faceTimeEvents(data, now);
       default:
@@ -151,12 +150,95 @@ export class BlueBubblesInbound {
       if (attemptId !== undefined) return ownSendStatuses(message, chatGuid, context, attemptId);
       return deviceSendEvent(message, chatGuid, context, await this.#attachmentsOf(message));
     }
+    if (message.itemType === KEPT_AUDIO) return this.#audioKept(message, chatGuid, context);
     await this.#learnHandles(message, chatGuid);
+    const addressed = message.chats?.[0]?.lastAddressedHandle;
+    if (addressed) this.receivingHandles.add(addressed);
     return contactEvents(message, chatGuid, context, await this.#attachmentsOf(message), (rowId) =>
       this.#handles.get(rowId),
     );
   }
 
+  /**
+   * A contact kept a voice memo (Messages' item type 5 row, "kept an audio message", which
+   * BlueBubbles posts as a plain `new-message`). The row names no message: the target is the
+   * latest voice memo the Mac sent into the chat before it (see
+   * docs/decisions/0403-bluebubbles-kept-audio-and-group-photo.md).
+   */
+  async #audioKept(
+    message: BlueBubblesMessage,
+    chatGuid: string | undefined,
+    context: MappingContext,
+  ): Promise<ProviderInboundEvent[]> {
+    const from = message.handle?.address;
+    if (!from || !chatGuid) return [];
+    const named =
+      message.associatedMessageGuid?.replace(/^p:\d+\//, '') ?? message.threadOriginatorGuid;
+    let target = named ?? undefined;
+    if (target === undefined) {
+      const before = message.dateCreated ?? context.now.getTime();
+      const recent = await this.#options.api.queryChat(chatGuid, before, KEPT_AUDIO_SEARCH);
+      target = recent.find((m) => m.isFromMe && m.isAudioMessage === true)?.guid;
+    }
+    if (target === undefined) {
+      this.#options.logger.warn(
+        { guid: message.guid, chatGuid },
+        'a contact kept a voice memo the Mac does not show as sent; not reported',
+      );
+      return [];
+    }
+    return [
+      {
+        kind: 'message.audio_kept',
+        channel: 'imessage',
+        occurredAt: new Date(message.dateCreated ?? context.now.getTime()),
+        upstreamEventId: message.guid,
+        externalId: message.guid,
+        from,
+        to: context.address,
+        targetExternalId: target,
+      },
+    ];
+  }
+
+  /**
+   * `incoming-facetime`, the only FaceTime event of a server with FaceTime Calling off (its
+   * default): `data` is a JSON string `{caller, timestamp}` with no call id and no kind of call
+   * (bluebubbles-server@f2e2286 PrivateApiFaceTimeStatusHandler.ts:42-55). The call id is made
+   * from the caller and time, so a repeat of the same ring is the same call; the call counts as
+   * video, as upstream's own default has it (PrivateApiFaceTimeStatusHandler.ts:98).
+   */
+  async #faceTimeRing(data: unknown, now: Date): Promise<ProviderInboundEvent[]> {
+    let ring: { caller?: unknown; timestamp?: unknown };
+    try {
+      ring = JSON.parse(
+        typeof data === 'string' ? data : JSON.stringify(data ?? {}),
+      ) as typeof ring;
+    } catch {
+      return [];
+    }
+    if (typeof ring?.caller !== 'string' || ring.caller === '') return [];
+    const at = typeof ring.timestamp === 'number' ? ring.timestamp : now.getTime();
+    const callUuid = ringUuid(ring.caller, at);
+    return [
+      {
+        kind: 'facetime.incoming',
+        channel: 'imessage',
+        occurredAt: new Date(at),
+        upstreamEventId: `${callUuid}:ring`,
+        callUuid,
+        caller: ring.caller,
+        to: await this.#options.mac.address(),
+        isVideo: true,
+      },
+    ];
+  }
+
+  /**
+   * `ft-call-status-changed`, posted instead of `incoming-facetime` when FaceTime Calling is on:
+   * `incoming` once per call, then `disconnected`; `answered` and outgoing calls are never posted
+   * (PrivateApiFaceTimeStatusHandler.ts:57-101).
+   */
   async #faceTimeEvents(data: unknown, now: Date): Promise<ProviderInboundEvent[]> {
     const call = data as {
       uuid?: unknown;
@@ -182,13 +264,11 @@ export class BlueBubblesInbound {
     };
     if (status === 'incoming') {
       if (call.is_outgoing === true) return [];
-      const rang = this.#rings.get(address);
-      this.#rings.delete(address);
       return [
         {
           kind: 'facetime.incoming',
           ...common,
-          occurredAt: rang === undefined ? now : new Date(rang),
+          occurredAt: now,
           upstreamEventId: `${call.uuid}:ring`,
           caller: address,
         },
@@ -251,11 +331,23 @@ export class BlueBubblesInbound {
         ...(typeof attachment.totalBytes === 'number' ? { totalBytes: attachment.totalBytes } : {}),
       };
       try {
-        const data = await this.#options.api.download(
+        const { data, contentType } = await this.#options.api.download(
           attachment.guid,
           this.#options.maxAttachmentBytes,
         );
-        attachments.push({ ...common, content: { kind: 'bytes', data } });
+        // The original file: its type is the one served, not the serializer's (which describes
+        // the JPEG/MP3 a HEIC/CAF is converted to, AttachmentSerializer.ts:59-70).
+        const served =
+          contentType &&
+          contentType !== common.mimeType &&
+          contentType !== 'application/octet-stream'
+            ? {
+                mimeType: contentType,
+                ...(common.filename ? { filename: renamed(common.filename, contentType) } : {}),
+                totalBytes: data.byteLength,
+              }
+            : {};
+        attachments.push({ ...common, ...served, content: { kind: 'bytes', data } });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         attachments.push({
@@ -271,8 +363,12 @@ export class BlueBubblesInbound {
   async #learnHandles(message: BlueBubblesMessage, chatGuid: string | undefined): Promise<void> {
     const rowId = message.otherHandle;
     if (message.itemType !== 1 || !rowId || this.#handles.has(rowId)) return;
-    const handles = await this.#options.api.handles().catch(() => []);
-    for (const handle of handles) this.#handles.set(handle.originalROWID, handle.address);
+    // Page through: a Mac with a long history has more handles than one page holds.
+    for (let offset = 0; !this.#handles.has(rowId); offset += HANDLE_PAGE) {
+      const handles = await this.#options.api.handles(offset).catch(() => []);
+      for (const handle of handles) this.#handles.set(handle.originalROWID, handle.address);
+      if (handles.length < HANDLE_PAGE) break;
+    }
     if (!this.#handles.has(rowId) && chatGuid) {
       this.#options.logger.warn(
         { rowId, chatGuid },
@@ -280,4 +376,25 @@ export class BlueBubblesInbound {
       );
     }
   }
+}
+
+/** A UUID-shaped id of a ring that came without one: the same caller and time give the same id. */
+function ringUuid(caller: string, timestamp: number): string {
+  const hex = createHash('sha256').update(`${caller}\n${timestamp}`).digest('hex');
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    `5${hex.slice(13, 16)}`,
+    `${((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}`,
+    hex.slice(20, 32),
+  ]
+    .join('-')
+    .toUpperCase();
+}
+
+/** A file name with the extension of `mimeType` (`IMG_3.jpeg`, `image/heic` → `IMG_3.heic`). */
+function renamed(filename: string, mimeType: string): string {
+  const extension = mimeType.split('/')[1]?.replace(/^x-/, '').split(/[+;]/)[0];
+  if (!extension) return filename;
+  return `${filename.replace(/\.[^.]+$/, '')}.${extension}`;
 }

@@ -13,6 +13,23 @@ function privateApiProblem(info: BlueBubblesServerInfo): string | undefined {
   return undefined;
 }
 
+/** The newest BlueBubbles Server known to refuse emoji tapbacks (its version at f2e2286). */
+const LAST_SERVER_WITHOUT_EMOJI_TAPBACKS = '1.9.9';
+
+/** True when dotted version `version` is above `floor` (`1.10.0` > `1.9.9`); false when unreadable. */
+function versionAbove(version: string, floor: string): boolean {
+  const parts = (value: string) => value.split(/[.-]/).map((part) => Number.parseInt(part, 10));
+  const [a, b] = [parts(version), parts(floor)];
+  if (a.some(Number.isNaN) && Number.isNaN(a[0])) return false;
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const left = a[index] ?? 0;
+    const right = b[index] ?? 0;
+    if (Number.isNaN(left)) return false;
+    if (left !== right) return left > right;
+  }
+  return false;
+}
+
 /** The major version of a macOS version string (`14.6.1` → 14). */
 function macOsMajor(version: string): number {
   return Number.parseInt(version.split('.')[0] ?? '0', 10) || 0;
@@ -39,6 +56,7 @@ export class MacStatus {
   readonly #settings: MacSettings;
   #info: { value: BlueBubblesServerInfo; at: number } | undefined;
   #address: string | undefined;
+  readonly #configured: boolean;
 
   /** The status of the Mac behind `api`. */
   constructor(api: BlueBubblesApi, now: () => number, settings: MacSettings) {
@@ -46,6 +64,7 @@ export class MacStatus {
     this.#now = now;
     this.#settings = settings;
     this.#address = settings.address;
+    this.#configured = settings.address !== undefined;
   }
 
   /** `/server/info`, from the last 30 s unless `fresh`. */
@@ -97,6 +116,33 @@ export class MacStatus {
       throw new ProviderError(
         'CHANNEL_NOT_SUPPORTED',
         `${operation} needs macOS ${minMacOs} or newer; this Mac runs macOS ${info.os_version}`,
+        { channel },
+      );
+    }
+  }
+
+  /** True when the instance's `address` is configured (not detected). */
+  get addressConfigured(): boolean {
+    return this.#configured;
+  }
+
+  /**
+   * Refuses with CHANNEL_NOT_SUPPORTED, saying why, an emoji tapback to a server that cannot take
+   * one: BlueBubbles Server 1.9.9 (bluebubbles-server@f2e2286) validates `reaction` against the
+   * twelve classic strings (api/http/api/v1/validators/messageValidator.ts:167-171), so only a
+   * newer server is asked. The answer is read fresh: an update shows at once.
+   */
+  async requireEmojiTapbacks(channel: Channel): Promise<void> {
+    let info: BlueBubblesServerInfo;
+    try {
+      info = await this.info(true);
+    } catch (error) {
+      throw providerErrorOf(error, channel, 'emoji tapbacks');
+    }
+    if (!versionAbove(info.server_version, LAST_SERVER_WITHOUT_EMOJI_TAPBACKS)) {
+      throw new ProviderError(
+        'CHANNEL_NOT_SUPPORTED',
+        `BlueBubbles Server ${info.server_version} takes only the six classic tapbacks; emoji tapbacks need a server newer than ${LAST_SERVER_WITHOUT_EMOJI_TAPBACKS}`,
         { channel },
       );
     }

@@ -3,10 +3,11 @@ import { isProviderError, type ProviderWebhookRequest } from '@switchboard/provi
 import {
   describeProviderConformance,
   type ProviderEventRecorder,
+  providerOperations,
   startIngressRelay,
   startWithRecorder,
 } from '@switchboard/testing';
-import { FakeBlueBubbles } from '@switchboard/testing/bluebubbles';
+import { FakeBlueBubbles, PRIVATE_API_ENABLED } from '@switchboard/testing/bluebubbles';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BlueBubblesProvider, type BlueBubblesProviderOptions } from './bluebubbles-provider';
 
@@ -45,7 +46,9 @@ interface Subject {
   cleanup: () => Promise<void>;
 }
 
-async function subject(fake = new FakeBlueBubbles({ stepMs: 5 })): Promise<Subject> {
+async function subject(
+  fake = new FakeBlueBubbles({ stepMs: 5, switches: PRIVATE_API_ENABLED }),
+): Promise<Subject> {
   await fake.start();
   fake.notOnIMessage.add(NOT_ON_IMESSAGE);
   fake.addChat(`iMessage;-;${CONTACT}`, [CONTACT]);
@@ -81,7 +84,12 @@ describeProviderConformance({
   from: MAC,
   create: async () => {
     // A BlueBubbles Server new enough to take emoji tapbacks (the suite sends one).
-    current = await subject(new FakeBlueBubbles({ stepMs: 5, switches: { emojiTapbacks: true } }));
+    current = await subject(
+      new FakeBlueBubbles({
+        stepMs: 5,
+        switches: { ...PRIVATE_API_ENABLED, emojiTapbacks: true, serverVersion: '1.10.0' },
+      }),
+    );
     return current;
   },
   recipients: {
@@ -194,7 +202,10 @@ describe('the BlueBubbles adapter against its fake', () => {
   });
 
   it('starts a chat with a new contact through /chat/new, and keeps Tahoe’s any;-; GUID', async () => {
-    const fake = new FakeBlueBubbles({ stepMs: 5, switches: { anyGuids: true } });
+    const fake = new FakeBlueBubbles({
+      stepMs: 5,
+      switches: { ...PRIVATE_API_ENABLED, anyGuids: true },
+    });
     await start(fake);
     const result = await send('+14155550177');
     expect(result.chatId).toBe('any;-;+14155550177');
@@ -264,6 +275,21 @@ describe('the BlueBubbles adapter against its fake', () => {
     const error = await send(CONTACT, { effect: 'confetti' }).catch((e: unknown) => e);
     expect(isProviderError(error) && error.code).toBe('IMESSAGE_SEND_FAILED');
     expect(String((error as Error).message)).toMatch(/Private API is disabled/);
+    // AppleScript would send a voice memo as a plain file: refused with the reason instead.
+    const memo = await send(CONTACT, {
+      text: '',
+      attachments: [
+        {
+          source: { kind: 'bytes', data: new Uint8Array([0, 1]) },
+          mimeType: 'audio/mpeg',
+          filename: 'memo.mp3',
+          isAudioMessage: true,
+        },
+      ],
+    }).catch((e: unknown) => e);
+    expect(isProviderError(memo) && memo.code).toBe('IMESSAGE_SEND_FAILED');
+    expect(isProviderError(memo) && memo.fallback).toBe(true);
+    expect(String((memo as Error).message)).toMatch(/voice memos need the BlueBubbles Private API/);
   });
 
   it('a send that hangs and answers 500 although delivered is matched, never sent again', async () => {
@@ -284,7 +310,10 @@ describe('the BlueBubbles adapter against its fake', () => {
   });
 
   it('gates edits, unsends and tapbacks on the Private API and macOS, with the reason', async () => {
-    const fake = new FakeBlueBubbles({ stepMs: 5, switches: { macOsVersion: '12.7.4' } });
+    const fake = new FakeBlueBubbles({
+      stepMs: 5,
+      switches: { ...PRIVATE_API_ENABLED, macOsVersion: '12.7.4' },
+    });
     await start(fake);
     const { externalId } = await send(CONTACT);
     const message = {
@@ -293,21 +322,23 @@ describe('the BlueBubbles adapter against its fake', () => {
       fromMe: true,
     };
     const base = { channel: 'imessage' as const, from: MAC, message };
-    const edit = await s.provider.edit({ ...base, text: 'x' }).catch((e: unknown) => e);
+    const edit = await providerOperations(s.provider)
+      .edit({ ...base, text: 'x' })
+      .catch((e: unknown) => e);
     expect(isProviderError(edit) && edit.code).toBe('CHANNEL_NOT_SUPPORTED');
     expect((edit as Error).message).toMatch(/macOS 13 or newer; this Mac runs macOS 12.7.4/);
-    const emoji = await s.provider
+    const emoji = await providerOperations(s.provider)
       .react({ ...base, reaction: { type: 'emoji', emoji: '🎉' }, remove: false })
       .catch((e: unknown) => e);
     expect((emoji as Error).message).toMatch(/macOS 14 or newer/);
     await expect(
-      s.provider.react({ ...base, reaction: { type: 'love' }, remove: false }),
+      providerOperations(s.provider).react({ ...base, reaction: { type: 'love' }, remove: false }),
     ).resolves.toBeUndefined();
     s.fake.switches.helperConnected = false;
     s.fake.switches.macOsVersion = '14.6.1';
     const fresh = providerOn(s.fake, { instanceName: 'mac2' });
     await startWithRecorder(fresh);
-    const typing = await fresh
+    const typing = await providerOperations(fresh)
       .typing({
         channel: 'imessage',
         from: MAC,
@@ -329,7 +360,7 @@ describe('the BlueBubbles adapter against its fake', () => {
       fromMe: true,
     };
     const react = () =>
-      s.provider.react({
+      providerOperations(s.provider).react({
         channel: 'imessage',
         from: MAC,
         message,
@@ -339,7 +370,11 @@ describe('the BlueBubbles adapter against its fake', () => {
     const old = await react().catch((e: unknown) => e);
     expect(isProviderError(old) && old.code).toBe('CHANNEL_NOT_SUPPORTED');
     expect((old as Error).message).toMatch(/only the six classic tapbacks/);
+    // A server that takes them says so by its version: 1.9.9 is not even asked.
     s.fake.switches.emojiTapbacks = true;
+    expect(isProviderError(await react().catch((e: unknown) => e))).toBe(true);
+    expect(s.fake.calls.filter((call) => call === 'POST /message/react')).toEqual([]);
+    s.fake.switches.serverVersion = '1.10.0';
     await expect(react()).resolves.toBeUndefined();
   });
 
@@ -396,6 +431,22 @@ describe('the BlueBubbles adapter against its fake', () => {
     ).toBe(false);
   });
 
+  it('resolves a group member whose handle ROWID lies past the first 1,000 handles', async () => {
+    await start();
+    // A Mac with a long history: 1,000 handles before the new member's (handle/query caps a page
+    // at 1,000, bluebubbles-server@f2e2286 handleValidator.ts limit max:1000).
+    const many = Array.from({ length: 1_000 }, (_, i) => `+1415600${String(i).padStart(4, '0')}`);
+    s.fake.addChat('iMessage;+;chatlonghistory', many);
+    s.fake.groupChange({
+      chatGuid: GROUP,
+      actor: CONTACT,
+      action: 'add',
+      participant: '+14155550999',
+    });
+    const added = await recorder.waitFor((e) => e.kind === 'chat.event', 5_000);
+    expect(added).toMatchObject({ action: 'participant.added', participant: '+14155550999' });
+  });
+
   it('downloads inbound attachments from the Mac and resolves group members given as ROWIDs', async () => {
     await start();
     s.fake.inbound({
@@ -428,8 +479,17 @@ describe('the BlueBubbles adapter against its fake', () => {
     });
   });
 
-  it('pairs a FaceTime ring (a JSON string) with its call status', async () => {
+  it('reports a FaceTime ring posted as a JSON string (FaceTime Calling off, the default)', async () => {
     await start();
+    s.fake.faceTime({ caller: CONTACT, isVideo: false });
+    const incoming = await recorder.waitFor((e) => e.kind === 'facetime.incoming', 5_000);
+    expect(incoming).toMatchObject({ caller: CONTACT, isVideo: true, to: MAC });
+    expect(recorder.ofKind('facetime.status')).toEqual([]);
+  });
+
+  it('reports FaceTime Calling’s call statuses: the ring once, then the end', async () => {
+    await start();
+    s.fake.switches.faceTimeCalling = true;
     const uuid = s.fake.faceTime({
       caller: CONTACT,
       isVideo: false,
@@ -442,7 +502,7 @@ describe('the BlueBubbles adapter against its fake', () => {
       5_000,
     );
     const statuses = recorder.ofKind('facetime.status').map((e) => e.status);
-    expect(statuses).toEqual(['answered', 'disconnected']);
+    expect(statuses).toEqual(['disconnected']);
   });
 
   it('finds lost webhooks by reconciliation, and reports duplicates and a week-long replay once, under the message GUID', async () => {
@@ -468,7 +528,10 @@ describe('the BlueBubbles adapter against its fake', () => {
   });
 
   it('reports health with the spec’s warnings, which clear when the condition goes', async () => {
-    const fake = new FakeBlueBubbles({ stepMs: 5, switches: { detectedICloud: null } });
+    const fake = new FakeBlueBubbles({
+      stepMs: 5,
+      switches: { ...PRIVATE_API_ENABLED, detectedICloud: null },
+    });
     await start(fake);
     s.fake.switches.helperConnected = false;
     const degraded = await s.provider.health();

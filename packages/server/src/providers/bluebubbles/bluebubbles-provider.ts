@@ -5,51 +5,31 @@ import {
   OrderedEventDelivery,
   type ProviderAvailability,
   type ProviderAvailabilityRequest,
-  type ProviderChat,
-  type ProviderChatRequest,
-  type ProviderCreateGroupRequest,
+  type ProviderCapabilities,
   type ProviderDestination,
-  type ProviderEditRequest,
   ProviderError,
   type ProviderHealth,
   type ProviderHealthWarning,
   type ProviderInboundEvent,
   type ProviderMessageRef,
   type ProviderOperation,
-  type ProviderOutboundAttachment,
-  type ProviderParticipant,
-  type ProviderParticipantRequest,
-  type ProviderReactRequest,
-  type ProviderRenameGroupRequest,
   type ProviderSendRequest,
   type ProviderSendResult,
   type ProviderStartContext,
   type ProviderStatusSnapshot,
-  type ProviderTypingRequest,
-  type ProviderUnsendRequest,
   type ProviderWebhookRequest,
   type ProviderWebhookResponse,
   SinkUnavailableError,
 } from '@switchboard/provider-kit';
-import {
-  BlueBubblesApi,
-  BlueBubblesApiError,
-  type BlueBubblesChat,
-  type BlueBubblesFile,
-  type BlueBubblesMessage,
-  type BlueBubblesServerInfo,
-} from './bluebubbles-api';
-import { changeErrorOf, providerErrorOf } from './bluebubbles-errors';
-import {
-  channelOfChat,
-  chatOf,
-  cleanText,
-  EFFECT_IDS,
-  isGroupChat,
-  sendFailure,
-} from './bluebubbles-events';
+import { BlueBubblesApi, BlueBubblesApiError, type BlueBubblesServerInfo } from './bluebubbles-api';
+import { providerErrorOf } from './bluebubbles-errors';
+import { chatOf, sendFailure } from './bluebubbles-events';
+import { BlueBubblesGroups } from './bluebubbles-groups';
 import { BlueBubblesInbound } from './bluebubbles-inbound';
 import { MacStatus } from './bluebubbles-mac';
+import { BlueBubblesMessageActions } from './bluebubbles-message-actions';
+import type { BlueBubblesOperationDeps } from './bluebubbles-operation-deps';
+import { BlueBubblesOutbound } from './bluebubbles-outbound';
 import { BlueBubblesSendLedger } from './bluebubbles-send-ledger';
 
 /** The adapter name of BlueBubbles instances. */
@@ -99,6 +79,9 @@ export interface BlueBubblesProviderOptions {
   now?: () => number;
 }
 
+/** The channel the Mac's own operations work on. */
+const IMESSAGE: readonly Channel[] = ['imessage'];
+
 /**
  * iMessage (and SMS through the iPhone) through a Mac running BlueBubbles Server (see
  * docs/providers/bluebubbles.md). Sends carry the attempt id as `tempGuid` and are written down
@@ -113,6 +96,30 @@ export class BlueBubblesProvider implements MessagingProvider {
   readonly instanceName: string;
   /** The channels served. */
   readonly channels: readonly Channel[];
+  /**
+   * What the Mac does for iMessage (SMS has none of it): edits, unsend, tapbacks, typing, read
+   * state, chats and groups. Most need the Private API: without it they refuse, saying why.
+   */
+  readonly capabilities: ProviderCapabilities = {
+    edits: { channels: IMESSAGE, edit: (request) => this.#actions.edit(request) },
+    unsend: { channels: IMESSAGE, unsend: (request) => this.#actions.unsend(request) },
+    reactions: { channels: IMESSAGE, react: (request) => this.#actions.react(request) },
+    typing: { channels: IMESSAGE, typing: (request) => this.#actions.typing(request) },
+    readState: {
+      channels: IMESSAGE,
+      markRead: (request) => this.#actions.markRead(request),
+      markUnread: (request) => this.#actions.markUnread(request),
+    },
+    chats: { channels: IMESSAGE, getChat: (request) => this.#groups.getChat(request) },
+    groups: {
+      channels: IMESSAGE,
+      createGroup: (request) => this.#groups.createGroup(request),
+      renameGroup: (request) => this.#groups.renameGroup(request),
+      addParticipant: (request) => this.#groups.addParticipant(request),
+      removeParticipant: (request) => this.#groups.removeParticipant(request),
+      leaveGroup: (request) => this.#groups.leaveGroup(request),
+    },
+  };
 
   readonly #options: BlueBubblesProviderOptions;
   readonly #api: BlueBubblesApi;
@@ -121,6 +128,8 @@ export class BlueBubblesProvider implements MessagingProvider {
   #ledger: BlueBubblesSendLedger | undefined;
   #delivery: OrderedEventDelivery | undefined;
   readonly #mac: MacStatus;
+  readonly #actions: BlueBubblesMessageActions;
+  readonly #groups: BlueBubblesGroups;
   #inbound: BlueBubblesInbound | undefined;
   #reconciling: Promise<void> | undefined;
 
@@ -141,6 +150,16 @@ export class BlueBubblesProvider implements MessagingProvider {
       instanceName: options.instanceName,
       ...(options.address === undefined ? {} : { address: options.address }),
     });
+    const deps: BlueBubblesOperationDeps = {
+      api: this.#api,
+      mac: this.#mac,
+      assertStarted: (request, operation) => {
+        this.#started(request, operation);
+      },
+      chatFor: (channel, to) => this.#chatFor(channel, to),
+    };
+    this.#actions = new BlueBubblesMessageActions(deps);
+    this.#groups = new BlueBubblesGroups(deps);
   }
 
   /**
@@ -198,232 +217,20 @@ export class BlueBubblesProvider implements MessagingProvider {
   // ---- sends ----
 
   /**
-   * Sends one attempt. Text goes to `/message/text` (or `/chat/new` for a contact with no chat
-   * yet), one file to `/message/attachment`, text with files to `/message/multipart` through the
-   * Private API (one message), or as separate messages without it.
+   * Sends one attempt (see {@link BlueBubblesOutbound}): text, files, effects and replies, each
+   * written down first so a re-driven attempt is found rather than sent twice.
    */
   async send(request: ProviderSendRequest): Promise<ProviderSendResult> {
     const { ledger } = this.#started(request, 'send');
-    if ((await ledger.entry(request.attemptId)) !== undefined) {
-      // Begun before (a crash, an uncertain answer): what it became, if anything, answers.
-      const found = await this.#findSent(request.attemptId).catch(() => undefined);
-      if (found) return found;
-    }
-    const files = await this.#files(request);
-    const text = request.text ?? '';
-    const chatGuid = await this.#chatFor(request.channel, request.to);
-    await ledger.begin(request.attemptId, {
-      text,
-      startedAt: this.#now(),
-      ...(chatGuid ? { chatGuid } : {}),
-    });
-    try {
-      const result = await this.#sendParts(request, chatGuid, text, files);
-      await ledger.sent(request.attemptId, result.externalId, result.chatId);
-      if (result.chatId && request.to.type === 'address') {
-        await ledger.rememberChat(request.channel, request.to.address, result.chatId);
-      }
-      return result;
-    } catch (error) {
-      const outcome = await this.#sendError(request, error);
-      if (outcome instanceof FoundSend) return outcome.result;
-      throw outcome;
-    }
-  }
-
-  async #sendParts(
-    request: ProviderSendRequest,
-    chatGuid: string | undefined,
-    text: string,
-    files: BlueBubblesFile[],
-  ): Promise<ProviderSendResult> {
-    const extras = await this.#sendExtras(request);
-    const method = extras.privateApi ? 'private-api' : await this.#mac.sendMethod();
-    const tempGuid = request.attemptId;
-    if (files.length === 0) {
-      if (chatGuid === undefined) {
-        const address = this.#addressOf(request.to);
-        const chat = await this.#api.newChat({
-          addresses: [address],
-          message: text,
-          service: request.channel === 'sms' ? 'SMS' : 'iMessage',
-          method,
-          tempGuid,
-        });
-        const sent = chat.messages?.[0];
-        if (!sent)
-          throw new BlueBubblesApiError(
-            'BlueBubbles created no message',
-            500,
-            undefined,
-            undefined,
-          );
-        return this.#result(request, sent, chat.guid);
-      }
-      const sent = await this.#api.sendText({
-        chatGuid,
-        message: text,
-        tempGuid,
-        method,
-        ...extras.fields,
-      });
-      return this.#result(request, sent, chatGuid);
-    }
-    const target = chatGuid ?? this.#inferredChat(request);
-    if (files.length === 1 && text === '') {
-      const file = files[0] as BlueBubblesFile;
-      const sent = await this.#api.sendAttachment(
-        {
-          chatGuid: target,
-          name: file.name,
-          tempGuid,
-          method,
-          ...(request.attachments?.[0]?.isAudioMessage ? { isAudioMessage: 'true' } : {}),
-          ...stringFields(extras.fields),
-        },
-        file,
-      );
-      return this.#result(request, sent, target);
-    }
-    if (await this.#mac.privateApiReady()) {
-      // One message of several parts (a gallery): text first, then each file.
-      const parts: Record<string, unknown>[] = [];
-      if (text !== '') parts.push({ partIndex: 0, text });
-      for (const file of files) {
-        const path = await this.#api.upload(file);
-        parts.push({ partIndex: parts.length, attachment: path, name: file.name });
-      }
-      const sent = await this.#api.sendMultipart({
-        chatGuid: target,
-        tempGuid,
-        parts,
-        ...extras.fields,
-      });
-      return this.#result(request, sent, target);
-    }
-    // Without the Private API: the text, then each file as its own message.
-    const sentParts: { externalId: string; kind: 'text' | 'attachment' }[] = [];
-    if (text !== '') {
-      const sent = await this.#api.sendText({ chatGuid: target, message: text, tempGuid, method });
-      sentParts.push({ externalId: sent.guid, kind: 'text' });
-    }
-    for (const [index, file] of files.entries()) {
-      const sent = await this.#api.sendAttachment(
-        {
-          chatGuid: target,
-          name: file.name,
-          tempGuid: `${tempGuid}:${index}`,
-          method,
-          ...(request.attachments?.[index]?.isAudioMessage ? { isAudioMessage: 'true' } : {}),
-        },
-        file,
-      );
-      sentParts.push({ externalId: sent.guid, kind: 'attachment' });
-    }
-    const [first] = sentParts;
-    if (!first) throw new Error('a send makes at least one message');
-    this.#fireSent(request, first.externalId, target);
-    for (const part of sentParts.slice(1)) this.#fireSent(request, part.externalId, target);
-    return {
-      externalId: first.externalId,
-      chatId: target,
-      ...(sentParts.length > 1 ? { parts: sentParts } : {}),
-    };
-  }
-
-  /** The answer of a one-message send; `sent` is reported once the gateway has it. */
-  #result(
-    request: ProviderSendRequest,
-    sent: BlueBubblesMessage,
-    chatGuid: string,
-  ): ProviderSendResult {
-    if (sent.error !== 0) {
-      throw new BlueBubblesApiError('Message Send Error', 500, 'iMessage Error', sent);
-    }
-    this.#fireSent(request, sent.guid, chatGuid);
-    return { externalId: sent.guid, chatId: chatGuid };
-  }
-
-  /** Reports `sent` right after the send answer (the webhook may never come). */
-  #fireSent(request: ProviderSendRequest, guid: string, chatGuid: string): void {
-    setImmediate(() => {
-      this.#deliver({
-        kind: 'message.status',
-        channel: channelOfChat(chatGuid),
-        occurredAt: new Date(this.#now()),
-        upstreamEventId: `${guid}:sent`,
-        externalId: guid,
-        attemptId: request.attemptId,
-        status: 'sent',
-      }).catch(() => undefined);
-    });
-  }
-
-  /** Effect and reply fields, which BlueBubbles only sends through the Private API. */
-  async #sendExtras(
-    request: ProviderSendRequest,
-  ): Promise<{ privateApi: boolean; fields: Record<string, unknown> }> {
-    const fields: Record<string, unknown> = {};
-    if (request.effect !== undefined && request.channel === 'imessage') {
-      fields.effectId = EFFECT_IDS[request.effect];
-    }
-    if (request.replyTo !== undefined && request.channel === 'imessage') {
-      fields.selectedMessageGuid = request.replyTo.externalId;
-      fields.partIndex = request.replyTo.partIndex ?? 0;
-    }
-    if (Object.keys(fields).length === 0) return { privateApi: false, fields };
-    const reason = await this.#mac.privateApiMissing();
-    if (reason !== undefined) {
-      throw new ProviderError(
-        'IMESSAGE_SEND_FAILED',
-        `effects and replies need the BlueBubbles Private API: ${reason}`,
-        { channel: request.channel, fallback: true },
-      );
-    }
-    return { privateApi: true, fields };
-  }
-
-  /** The files of a send, as bytes (URLs are fetched through the gateway's guard). */
-  async #files(request: ProviderSendRequest): Promise<BlueBubblesFile[]> {
-    const files: BlueBubblesFile[] = [];
-    const sources: ProviderOutboundAttachment[] = [
-      ...(request.attachments ?? []),
-      ...(request.mediaUrls ?? []).map(
-        (url): ProviderOutboundAttachment => ({ source: { kind: 'url', url }, mimeType: '' }),
-      ),
-    ];
-    for (const [index, attachment] of sources.entries()) {
-      if (attachment.source.kind === 'bytes') {
-        files.push({
-          data: attachment.source.data,
-          mimeType: attachment.mimeType,
-          name: attachment.filename ?? fileNameOf(attachment.mimeType, index),
-        });
-        continue;
-      }
-      const fetchMedia = this.#options.fetchMedia;
-      if (!fetchMedia) {
-        throw new ProviderError('VALIDATION_ERROR', 'this instance cannot fetch media URLs', {
-          channel: request.channel,
-        });
-      }
-      const url = attachment.source.url;
-      const fetched = await fetchMedia(url).catch((error: unknown) => {
-        throw new ProviderError(
-          'VALIDATION_ERROR',
-          `the media at ${url} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
-          { channel: request.channel },
-        );
-      });
-      const mimeType = attachment.mimeType || fetched.contentType || 'application/octet-stream';
-      const lastSegment = new URL(url).pathname.split('/').at(-1);
-      files.push({
-        data: fetched.data,
-        mimeType,
-        name: attachment.filename ?? (lastSegment || fileNameOf(mimeType, index)),
-      });
-    }
-    return files;
+    return new BlueBubblesOutbound({
+      api: this.#api,
+      mac: this.#mac,
+      ledger,
+      now: this.#now,
+      fetchMedia: this.#options.fetchMedia,
+      deliver: (event) => this.#deliver(event),
+      chatFor: (channel, to) => this.#chatFor(channel, to),
+    }).send(request);
   }
 
   /** The BlueBubbles chat of a destination, looked up (never built, except as a last resort). */
@@ -448,255 +255,6 @@ export class BlueBubblesProvider implements MessagingProvider {
       }
     }
     return undefined;
-  }
-
-  /** The direct chat GUID of an address with no chat yet, as BlueBubbles infers it for AppleScript. */
-  #inferredChat(request: ProviderSendRequest): string {
-    return `${request.channel === 'sms' ? 'SMS' : 'iMessage'};-;${this.#addressOf(request.to)}`;
-  }
-
-  #addressOf(to: ProviderDestination): string {
-    return to.type === 'address' ? to.address : to.chatId;
-  }
-
-  /**
-   * The error a failed send answers. A message the Mac created with an error (22: not on
-   * iMessage) is certain; a timeout or a bare 500 is not (an AppleScript send can be delivered
-   * and still answer 500 after two minutes): the Mac is asked first, and the send is reported as
-   * a timeout, never re-sent blindly.
-   */
-  async #sendError(request: ProviderSendRequest, error: unknown): Promise<unknown> {
-    const ledger = this.#ledger;
-    if (error instanceof ProviderError) {
-      await ledger?.refused(request.attemptId);
-      return error;
-    }
-    if (!(error instanceof BlueBubblesApiError)) return error;
-    const failed = error.data as BlueBubblesMessage | undefined;
-    if (typeof failed?.error === 'number' && failed.error !== 0) {
-      await ledger?.refused(request.attemptId);
-      if (failed.error === 22 && request.to.type === 'address') {
-        return ProviderError.unreachable(request.channel, request.to.address);
-      }
-      const failure = sendFailure(failed.error);
-      return new ProviderError(failure.code, failure.message, {
-        channel: request.channel,
-        providerCode: failure.providerCode,
-        fallback: true,
-        cause: error,
-      });
-    }
-    if (error.uncertain || /already queued/i.test(error.message)) {
-      const found = await this.#findSent(request.attemptId).catch(() => undefined);
-      if (found) return new FoundSend(found);
-      return new ProviderError(
-        'PROVIDER_TIMEOUT',
-        `${error.message}; the message may still arrive, so it is not sent again`,
-        { channel: request.channel, cause: error, retryable: false, fallback: false },
-      );
-    }
-    await ledger?.refused(request.attemptId);
-    return providerErrorOf(error, request.channel, 'send');
-  }
-
-  /**
-   * Whether an attempt became a message after all: its GUID from a webhook, or a message the Mac
-   * sent into its chat since it started with the same text.
-   */
-  async #findSent(attemptId: string): Promise<ProviderSendResult | undefined> {
-    const entry = await this.#ledger?.entry(attemptId);
-    if (!this.#ledger || !entry) return undefined;
-    if (entry.guid !== undefined) return resultOf(entry.guid, entry.chatGuid);
-    const messages = await this.#api.queryMessages(entry.startedAt - 2_000, 0, RECONCILE_PAGE);
-    const match = messages.find(
-      (message) =>
-        message.isFromMe &&
-        (message.tempGuid === attemptId ||
-          ((entry.chatGuid === undefined || chatOf(message) === entry.chatGuid) &&
-            cleanText(message.text) === entry.text.trim())),
-    );
-    if (!match) return undefined;
-    const chatGuid = chatOf(match) ?? entry.chatGuid;
-    await this.#ledger.sent(attemptId, match.guid, chatGuid);
-    return resultOf(match.guid, chatGuid);
-  }
-
-  // ---- operations through the Private API ----
-
-  /** Edits a sent message (Private API, macOS 13+). */
-  async edit(request: ProviderEditRequest): Promise<void> {
-    this.#imessageOnly(request, 'edit');
-    await this.#mac.require(request.channel, 'editing', 13);
-    try {
-      await this.#api.edit(request.message.externalId, {
-        editedMessage: request.text,
-        backwardsCompatibilityMessage:
-          request.backwardsCompatibilityMessage ?? `Edited to “${request.text}”`,
-        partIndex: request.message.partIndex ?? 0,
-      });
-    } catch (error) {
-      throw changeErrorOf(error, request.channel, 'edit');
-    }
-  }
-
-  /** Unsends a sent message (Private API, macOS 13+). */
-  async unsend(request: ProviderUnsendRequest): Promise<void> {
-    this.#imessageOnly(request, 'unsend');
-    await this.#mac.require(request.channel, 'unsending', 13);
-    try {
-      await this.#api.unsend(request.message.externalId, {
-        partIndex: request.message.partIndex ?? 0,
-      });
-    } catch (error) {
-      throw changeErrorOf(error, request.channel, 'unsend');
-    }
-  }
-
-  /** Adds or removes a tapback (Private API); emoji tapbacks need macOS 14+. */
-  async react(request: ProviderReactRequest): Promise<void> {
-    this.#imessageOnly(request, 'reactions');
-    const emoji = request.reaction.type === 'emoji';
-    await this.#mac.require(request.channel, emoji ? 'emoji tapbacks' : 'tapbacks', emoji ? 14 : 0);
-    const name = request.reaction.type === 'emoji' ? request.reaction.emoji : request.reaction.type;
-    const chatGuid = await this.#chatOfMessage(request.channel, request.message);
-    try {
-      await this.#api.react({
-        chatGuid,
-        selectedMessageGuid: request.message.externalId,
-        reaction: request.remove ? `-${name}` : name,
-        partIndex: request.message.partIndex ?? 0,
-      });
-    } catch (error) {
-      if (emoji && error instanceof BlueBubblesApiError && error.status === 400) {
-        throw new ProviderError(
-          'CHANNEL_NOT_SUPPORTED',
-          'this BlueBubbles Server takes only the six classic tapbacks, not emoji tapbacks; update BlueBubbles Server',
-          { channel: request.channel },
-        );
-      }
-      throw providerErrorOf(error, request.channel, 'react');
-    }
-  }
-
-  /** Starts or stops the typing indicator (Private API). */
-  async typing(request: ProviderTypingRequest): Promise<void> {
-    this.#imessageOnly(request, 'typing');
-    await this.#mac.require(request.channel, 'typing indicators', 0);
-    const chatGuid = await this.#chatFor(request.channel, request.to);
-    if (chatGuid === undefined) {
-      throw new ProviderError(
-        'NOT_FOUND',
-        `there is no chat with ${this.#addressOf(request.to)} yet`,
-        {
-          channel: request.channel,
-        },
-      );
-    }
-    await this.#api.typing(chatGuid, request.status === 'start').catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'typing');
-    });
-  }
-
-  /** Marks a chat read (Private API). */
-  async markRead(request: ProviderChatRequest): Promise<void> {
-    this.#imessageOnly(request, 'mark read');
-    await this.#mac.require(request.channel, 'marking chats read', 0);
-    await this.#api.markChat(request.chatId, true).catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'mark read');
-    });
-  }
-
-  /** Marks a chat unread (Private API, macOS 13+). */
-  async markUnread(request: ProviderChatRequest): Promise<void> {
-    this.#imessageOnly(request, 'mark unread');
-    await this.#mac.require(request.channel, 'marking chats unread', 13);
-    await this.#api.markChat(request.chatId, false).catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'mark unread');
-    });
-  }
-
-  /**
-   * Creates a group by sending its first message (iMessage has no empty groups): the given text,
-   * else the group's name, else 👋. Needs the Private API (AppleScript only starts one-to-one chats).
-   */
-  async createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat> {
-    this.#imessageOnly(request, 'groups');
-    if (request.participants.length < 2) {
-      throw new ProviderError(
-        'VALIDATION_ERROR',
-        'participants: an iMessage group needs at least two other members (with one, Messages makes the direct chat)',
-        { channel: request.channel },
-      );
-    }
-    await this.#mac.require(request.channel, 'creating groups', 0);
-    const chat = await this.#api
-      .newChat({
-        addresses: [...request.participants],
-        message: request.text ?? request.name ?? '👋',
-        service: 'iMessage',
-        method: 'private-api',
-      })
-      .catch((error: unknown) => {
-        throw providerErrorOf(error, request.channel, 'create the group');
-      });
-    if (request.name !== undefined && request.name !== (chat.displayName ?? '')) {
-      await this.#api.renameChat(chat.guid, request.name).catch((error: unknown) => {
-        throw providerErrorOf(error, request.channel, 'name the group');
-      });
-    }
-    const view = chatView(chat);
-    const name = request.name ?? view.name;
-    return { ...view, ...(name ? { name } : {}) };
-  }
-
-  /** The chat as the Mac knows it. */
-  async getChat(request: ProviderChatRequest): Promise<ProviderChat | null> {
-    this.#imessageOnly(request, 'chats');
-    const chat = await this.#api.chat(request.chatId).catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'look up the chat');
-    });
-    return chat ? chatView(chat) : null;
-  }
-
-  /** Renames a group (Private API). */
-  async renameGroup(request: ProviderRenameGroupRequest): Promise<void> {
-    this.#imessageOnly(request, 'groups');
-    await this.#mac.require(request.channel, 'renaming groups', 0);
-    await this.#api.renameChat(request.chatId, request.name).catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'rename the group');
-    });
-  }
-
-  /** Adds a member (Private API). */
-  async addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant> {
-    this.#imessageOnly(request, 'groups');
-    await this.#mac.require(request.channel, 'adding members', 0);
-    await this.#api
-      .participant(request.chatId, request.participant, true)
-      .catch((error: unknown) => {
-        throw providerErrorOf(error, request.channel, 'add the member');
-      });
-    return participantOf(request.participant);
-  }
-
-  /** Removes a member (Private API). */
-  async removeParticipant(request: ProviderParticipantRequest): Promise<void> {
-    this.#imessageOnly(request, 'groups');
-    await this.#mac.require(request.channel, 'removing members', 0);
-    await this.#api
-      .participant(request.chatId, request.participant, false)
-      .catch((error: unknown) => {
-        throw providerErrorOf(error, request.channel, 'remove the member');
-      });
-  }
-
-  /** Leaves a group (Private API). */
-  async leaveGroup(request: ProviderChatRequest): Promise<void> {
-    this.#imessageOnly(request, 'groups');
-    await this.#mac.require(request.channel, 'leaving groups', 0);
-    await this.#api.leaveChat(request.chatId).catch((error: unknown) => {
-      throw providerErrorOf(error, request.channel, 'leave the group');
-    });
   }
 
   /**
@@ -768,6 +326,15 @@ export class BlueBubblesProvider implements MessagingProvider {
       warnings.push(healthWarning('private_api_helper_disconnected'));
     if (!info.detected_imessage) warnings.push(healthWarning('imessage_account_missing'));
     if (!info.detected_icloud) warnings.push(healthWarning('icloud_account_missing'));
+    const handles = [...(this.#inbound?.receivingHandles ?? [])];
+    if (!this.#mac.addressConfigured && handles.length > 1) {
+      // Without `address` every message is taken as sent to the detected account, whichever of
+      // the Mac's addresses it reached: the operator has to say which one the customer has.
+      warnings.push({
+        code: 'receiving_addresses_several',
+        message: `Inbound messages arrive for several addresses of the Mac (${handles.join(', ')}) and the instance has no \`address\`: set it to the customer's number`,
+      });
+    }
     return { status: warnings.length === 0 ? 'healthy' : 'degraded', warnings, checkedAt };
   }
 
@@ -872,31 +439,30 @@ export class BlueBubblesProvider implements MessagingProvider {
 
   // ---- helpers ----
 
+  /**
+   * Registers the ingress URL with the Mac unless it is there, and removes the gateway's own
+   * stale registrations (an old ingress token, a deleted instance): BlueBubbles keeps posting to
+   * every URL it holds, so they would pile up, each one a call per event. Only URLs the gateway
+   * says are its own and dead are removed; anyone else's webhooks are left alone.
+   */
   async #registerWebhook(): Promise<void> {
-    const url = this.#context?.webhookUrl;
+    const context = this.#context;
+    const url = context?.webhookUrl;
     if (url === undefined) return;
     const hooks = await this.#api.webhooks();
+    const isStale = context?.isStaleIngressUrl;
+    if (isStale) {
+      for (const hook of hooks) {
+        if (hook.url === url || !(await isStale(hook.url))) continue;
+        await this.#api.deleteWebhook(hook.id);
+        context.logger.info(
+          { instance: this.instanceName, webhookId: hook.id },
+          'removed a stale BlueBubbles webhook of this gateway (an old ingress token or a deleted instance)',
+        );
+      }
+    }
     if (hooks.some((hook) => hook.url === url)) return;
     await this.#api.addWebhook(url, ['*']);
-  }
-
-  async #chatOfMessage(channel: Channel, message: ProviderMessageRef): Promise<string> {
-    const chatGuid = await this.#chatFor(channel, message.conversation);
-    if (chatGuid !== undefined) return chatGuid;
-    const found = await this.#api.message(message.externalId).catch(() => null);
-    const guid = found ? chatOf(found) : undefined;
-    if (guid === undefined) {
-      throw new ProviderError('NOT_FOUND', `the Mac does not know message ${message.externalId}`, {
-        channel,
-      });
-    }
-    return guid;
-  }
-
-  #imessageOnly(request: ProviderOperation, operation: string): void {
-    this.#started(request, operation);
-    if (request.channel !== 'imessage')
-      throw ProviderError.channelNotSupported(request.channel, operation);
   }
 
   #started(request: ProviderOperation, operation: string) {
@@ -913,41 +479,4 @@ export class BlueBubblesProvider implements MessagingProvider {
     }
     return { context, ledger };
   }
-}
-
-/** A send found to have happened after an uncertain answer: resolved, not thrown. */
-class FoundSend {
-  constructor(readonly result: ProviderSendResult) {}
-}
-
-/** A send's answer: its message GUID and chat. */
-function resultOf(guid: string, chatGuid: string | undefined): ProviderSendResult {
-  return { externalId: guid, ...(chatGuid ? { chatId: chatGuid } : {}) };
-}
-
-/** A BlueBubbles chat as the port describes it. */
-function chatView(chat: BlueBubblesChat): ProviderChat {
-  return {
-    chatId: chat.guid,
-    channel: channelOfChat(chat.guid),
-    isGroup: chat.style === 43 || isGroupChat(chat.guid),
-    ...(chat.displayName ? { name: chat.displayName } : {}),
-    participants: (chat.participants ?? []).map((handle) => participantOf(handle.address)),
-  };
-}
-
-/** An iMessage member: the handle is the address. */
-function participantOf(address: string): ProviderParticipant {
-  return { handle: address, isPhoneResolved: true, admin: null };
-}
-
-/** Multipart fields are strings. */
-function stringFields(fields: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)]));
-}
-
-/** A file name for a file that came without one. */
-function fileNameOf(mimeType: string, index: number): string {
-  const extension = mimeType.split('/')[1]?.split(/[+;]/)[0] ?? 'bin';
-  return `attachment-${index + 1}.${extension}`;
 }

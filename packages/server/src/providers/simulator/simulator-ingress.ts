@@ -46,6 +46,8 @@ const SimulatorUpstreamEvent = z.discriminatedUnion('type', [
     status: z.enum(['sent', 'delivered', 'read', 'failed']),
     recipient: z.string().min(1).optional(),
     errorMessage: z.string().optional(),
+    /** The upstream's own code of a failure (WhatsApp's 463), kept as `providerCode`. */
+    providerCode: z.string().min(1).optional(),
     timestamp,
   }),
   z.object({
@@ -181,6 +183,7 @@ function eventOf(
             error: {
               code: 'IMESSAGE_SEND_FAILED',
               message: call.errorMessage ?? 'The upstream reported a delivery failure',
+              ...(call.providerCode === undefined ? {} : { providerCode: call.providerCode }),
             },
           }
         : {

@@ -3,6 +3,7 @@ import type {
   MessagingProvider,
   ProviderAvailability,
   ProviderAvailabilityRequest,
+  ProviderCapabilities,
   ProviderChat,
   ProviderChatRequest,
   ProviderCreateGroupRequest,
@@ -58,6 +59,9 @@ export interface SimulatorProviderOptions {
   rememberedMessages?: number;
 }
 
+/** The channels that have chats (groups, reactions, typing); SMS has none. */
+const CHAT_CHANNELS: readonly Channel[] = ['imessage', 'whatsapp'];
+
 /** Default step length: the spec's `SIMULATOR_STEP_MS` default. */
 export const DEFAULT_SIMULATOR_STEP_MS = 500;
 /** Default QR validity: 40 steps, 20 s at the default step, like WhatsApp's later QR codes. */
@@ -83,6 +87,27 @@ export class SimulatorProvider implements MessagingProvider {
   readonly whatsappSessions?: SimulatorWhatsAppSessions;
   /** Injects contact activity, receipts, calls and pairing steps. */
   readonly sandbox: SimulatorSandbox;
+  /** What iMessage and WhatsApp can do (SMS none): edits, unsend and read state on iMessage only. */
+  readonly capabilities: ProviderCapabilities = {
+    edits: { channels: ['imessage'], edit: (request) => this.edit(request) },
+    unsend: { channels: ['imessage'], unsend: (request) => this.unsend(request) },
+    reactions: { channels: CHAT_CHANNELS, react: (request) => this.react(request) },
+    typing: { channels: CHAT_CHANNELS, typing: (request) => this.typing(request) },
+    readState: {
+      channels: ['imessage'],
+      markRead: (request) => this.markRead(request),
+      markUnread: (request) => this.markUnread(request),
+    },
+    chats: { channels: CHAT_CHANNELS, getChat: (request) => this.getChat(request) },
+    groups: {
+      channels: CHAT_CHANNELS,
+      createGroup: (request) => this.createGroup(request),
+      renameGroup: (request) => this.renameGroup(request),
+      addParticipant: (request) => this.addParticipant(request),
+      removeParticipant: (request) => this.removeParticipant(request),
+      leaveGroup: (request) => this.leaveGroup(request),
+    },
+  };
 
   readonly #context: SimulatorContext;
   readonly #messages: SimulatorMessages;
@@ -151,69 +176,69 @@ export class SimulatorProvider implements MessagingProvider {
 
   /** Edits a sent iMessage. */
   async edit(request: ProviderEditRequest): Promise<void> {
-    this.#serve(request, 'edit', ['imessage']);
+    this.#serve(request, 'edit');
     return this.#messages.edit(request);
   }
 
   /** Unsends a sent iMessage. */
   async unsend(request: ProviderUnsendRequest): Promise<void> {
-    this.#serve(request, 'unsend', ['imessage']);
+    this.#serve(request, 'unsend');
     return this.#messages.unsend(request);
   }
 
   /** Reacts to a message (imessage, whatsapp). */
   async react(request: ProviderReactRequest): Promise<void> {
-    this.#serve(request, 'reactions', ['imessage', 'whatsapp']);
+    this.#serve(request, 'reactions');
   }
 
   /** Shows or hides the typing indicator (imessage, whatsapp). */
   async typing(request: ProviderTypingRequest): Promise<void> {
-    this.#serve(request, 'typing', ['imessage', 'whatsapp']);
+    this.#serve(request, 'typing');
   }
 
   /** Marks a chat read (imessage). */
   async markRead(request: ProviderChatRequest): Promise<void> {
-    this.#serve(request, 'mark read', ['imessage']);
+    this.#serve(request, 'mark read');
   }
 
   /** Marks a chat unread (imessage). */
   async markUnread(request: ProviderChatRequest): Promise<void> {
-    this.#serve(request, 'mark unread', ['imessage']);
+    this.#serve(request, 'mark unread');
   }
 
   /** Creates a group (imessage, whatsapp; whatsapp needs a name). */
   async createGroup(request: ProviderCreateGroupRequest): Promise<ProviderChat> {
-    this.#serve(request, 'groups', ['imessage', 'whatsapp']);
+    this.#serve(request, 'groups');
     return this.#chats.create(request);
   }
 
   /** A group the simulator created, or a direct chat; null for an unknown group. */
   async getChat(request: ProviderChatRequest): Promise<ProviderChat | null> {
-    this.#serve(request, 'chats', ['imessage', 'whatsapp']);
+    this.#serve(request, 'chats');
     return this.#chats.get(request.channel, request.chatId);
   }
 
   /** Renames a group. */
   async renameGroup(request: ProviderRenameGroupRequest): Promise<void> {
-    this.#serve(request, 'groups', ['imessage', 'whatsapp']);
+    this.#serve(request, 'groups');
     this.#chats.rename(request.chatId, request.name);
   }
 
   /** Adds a group member. */
   async addParticipant(request: ProviderParticipantRequest): Promise<ProviderParticipant> {
-    this.#serve(request, 'groups', ['imessage', 'whatsapp']);
+    this.#serve(request, 'groups');
     return this.#chats.add(request);
   }
 
   /** Removes a group member. */
   async removeParticipant(request: ProviderParticipantRequest): Promise<void> {
-    this.#serve(request, 'groups', ['imessage', 'whatsapp']);
+    this.#serve(request, 'groups');
     this.#chats.remove(request);
   }
 
   /** Leaves a group. */
   async leaveGroup(request: ProviderChatRequest): Promise<void> {
-    this.#serve(request, 'groups', ['imessage', 'whatsapp']);
+    this.#serve(request, 'groups');
     this.#chats.leave(request.chatId);
   }
 
@@ -252,16 +277,10 @@ export class SimulatorProvider implements MessagingProvider {
     return this.#messages.statusOf(request.channel, request.message);
   }
 
-  /**
-   * Fails unless the simulator is started, serves the request's channel, and the operation
-   * exists on that channel.
-   */
-  #serve(request: ProviderOperation, operation: string, channels?: readonly Channel[]): void {
+  /** Fails unless the simulator is started and serves the request's channel. */
+  #serve(request: ProviderOperation, operation: string): void {
     this.#context.assertStarted();
-    if (
-      !this.channels.includes(request.channel) ||
-      (channels && !channels.includes(request.channel))
-    ) {
+    if (!this.channels.includes(request.channel)) {
       throw ProviderError.channelNotSupported(request.channel, operation);
     }
   }

@@ -34,18 +34,32 @@ export interface TwilioMessage {
   error_code: number | null;
   error_message: string | null;
   date_created: string | null;
+  /** When Twilio sent (or received) it, RFC 2822; null while not sent yet. */
+  date_sent: string | null;
+  /** `inbound` for a message received, `outbound-api` (and others) for one sent. */
+  direction: string;
   messaging_service_sid: string | null;
 }
 
 /** A page of the Message list. */
 interface TwilioMessagePage {
   messages: TwilioMessage[];
+  next_page_uri: string | null;
 }
 
-/** An Account resource (the fields the health check reads). */
-export interface TwilioAccount {
+/** An IncomingPhoneNumber (the fields the health check and the inbound catch-up read). */
+export interface TwilioIncomingNumber {
+  phone_number: string;
+  /** The URL Twilio posts the number's inbound messages to, as configured (fragment included). */
+  sms_url: string | null;
+}
+
+/** A Media resource of a message. */
+export interface TwilioMedia {
   sid: string;
-  status: string;
+  content_type: string;
+  /** `/2010-04-01/Accounts/{AC}/Messages/{MM}/Media/{ME}.json`; without `.json`, the file. */
+  uri: string;
 }
 
 /** A Lookup v2 phone number with line type intelligence. */
@@ -138,9 +152,56 @@ export class TwilioApi {
     return page.messages;
   }
 
-  /** `GET /2010-04-01/Accounts/{sid}.json`: the account, for the health check. */
-  fetchAccount(): Promise<TwilioAccount> {
-    return this.#call<TwilioAccount>('GET', this.#accountPath('.json'));
+  /**
+   * `GET …/IncomingPhoneNumbers.json`: the account's numbers. Unlike the Account resource, a
+   * Standard API key may read it, so the health check probes it.
+   */
+  async listIncomingNumbers(): Promise<TwilioIncomingNumber[]> {
+    const page = await this.#call<{ incoming_phone_numbers: TwilioIncomingNumber[] }>(
+      'GET',
+      `${this.#accountPath('/IncomingPhoneNumbers.json')}?PageSize=1000`,
+    );
+    return page.incoming_phone_numbers;
+  }
+
+  /**
+   * `GET …/Messages.json?To=&DateSent>=`: the messages to `to` sent on or after the GMT day of
+   * `since` (Twilio filters by day), newest first, following `next_page_uri` for at most `pages`
+   * pages of `pageSize`.
+   */
+  async listMessagesSince(filter: {
+    to: string;
+    since: number;
+    pageSize: number;
+    pages: number;
+  }): Promise<TwilioMessage[]> {
+    const query = new URLSearchParams({
+      To: filter.to,
+      'DateSent>': new Date(filter.since).toISOString().slice(0, 10),
+      PageSize: String(filter.pageSize),
+    });
+    let path: string | null = `${this.#accountPath('/Messages.json')}?${query}`;
+    const messages: TwilioMessage[] = [];
+    for (let page = 0; path !== null && page < filter.pages; page += 1) {
+      const answer: TwilioMessagePage = await this.#call<TwilioMessagePage>('GET', path);
+      messages.push(...answer.messages);
+      path = answer.next_page_uri;
+    }
+    return messages;
+  }
+
+  /** `GET …/Messages/{sid}/Media.json`: the media of a message. */
+  async listMedia(messageSid: string): Promise<TwilioMedia[]> {
+    const page = await this.#call<{ media_list: TwilioMedia[] }>(
+      'GET',
+      this.#accountPath(`/Messages/${encodeURIComponent(messageSid)}/Media.json`),
+    );
+    return page.media_list;
+  }
+
+  /** The absolute URL of a path Twilio answered (a media `uri`), on the API's base URL. */
+  urlOf(path: string): string {
+    return new URL(path, this.#options.apiBaseUrl).href;
   }
 
   /** `GET /v2/PhoneNumbers/{number}?Fields=line_type_intelligence` (Lookup v2, a paid call). */

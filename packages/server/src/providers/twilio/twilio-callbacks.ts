@@ -21,6 +21,13 @@ const STATUS_OF: Readonly<Record<string, ProviderDeliveryStatus | undefined>> = 
   canceled: 'failed',
 };
 
+/** Advanced Opt-Out's `OptOutType` of an inbound keyword message. */
+const OPT_OUT_TYPES: Readonly<Record<string, 'stop' | 'start' | 'help' | undefined>> = {
+  STOP: 'stop',
+  START: 'start',
+  HELP: 'help',
+};
+
 /** The provider status of a Twilio message status; undefined while in progress. */
 export function deliveryStatusOf(status: string): ProviderDeliveryStatus | undefined {
   return STATUS_OF[status];
@@ -99,6 +106,7 @@ function inboundOf(
       content: { kind: 'url', url, headers: { authorization: context.mediaAuthorization } },
     });
   }
+  const optOutType = OPT_OUT_TYPES[param(params, 'OptOutType') ?? ''];
   return {
     kind: 'message.inbound',
     channel: 'sms',
@@ -110,5 +118,6 @@ function inboundOf(
     isGroup: false,
     text: param(params, 'Body') ?? '',
     attachments,
+    ...(optOutType === undefined ? {} : { optOutType }),
   };
 }

@@ -31,6 +31,11 @@ const TWILIO_ERRORS: Readonly<Record<number, TwilioErrorMeaning>> = {
     code: 'NO_CHANNEL_AVAILABLE',
     message: 'The Twilio account may not send to the recipient’s country (geo permissions)',
   },
+  21606: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message:
+      'The sender number is not an SMS-capable number of this Twilio account, or cannot send to this destination',
+  },
   21610: {
     code: 'RECIPIENT_OPTED_OUT',
     message: 'The recipient replied STOP to this sender and receives no more messages from it',
@@ -38,6 +43,10 @@ const TWILIO_ERRORS: Readonly<Record<number, TwilioErrorMeaning>> = {
   21612: {
     code: 'NO_CHANNEL_AVAILABLE',
     message: 'The sender number cannot send to the recipient (carrier route not available)',
+  },
+  21617: {
+    code: 'VALIDATION_ERROR',
+    message: 'The text is longer than the 1,600 characters Twilio sends as one message',
   },
   21614: {
     code: 'NO_CHANNEL_AVAILABLE',
@@ -66,6 +75,16 @@ const TWILIO_ERRORS: Readonly<Record<number, TwilioErrorMeaning>> = {
   30008: {
     code: 'IMESSAGE_SEND_FAILED',
     message: 'The carrier failed to deliver the message (unknown error)',
+  },
+  30032: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message:
+      'The toll-free sender number is not verified: carriers block its messages until Twilio’s toll-free verification is approved',
+  },
+  30034: {
+    code: 'IMESSAGE_SEND_FAILED',
+    message:
+      'The sender number is not registered to an approved A2P 10DLC campaign: US carriers block its messages',
   },
 };
 

@@ -197,7 +197,10 @@ describe('the Twilio adapter against the fake Twilio', () => {
       ['Body', 'Hello from Switchboard'],
       ['MediaUrl', 'https://cdn.example.com/1.png'],
       ['MediaUrl', 'https://cdn.example.com/2.png'],
-      ['StatusCallback', `${setup.relay.url}?attempt=${encodeURIComponent(request.attemptId)}`],
+      [
+        'StatusCallback',
+        `${setup.relay.url}?attempt=${encodeURIComponent(request.attemptId)}#rc=3&rp=all`,
+      ],
     ]);
     const delivered = await recorder.waitForStatus(result.externalId, 'delivered');
     expect(delivered).toMatchObject({ attemptId: request.attemptId });
@@ -258,6 +261,34 @@ describe('the Twilio adapter against the fake Twilio', () => {
       'INVALID_PHONE_NUMBER',
       '21211',
     ]);
+    const tooLong = await provider.send(sendRequest({ text: 'x'.repeat(1601) })).catch((e) => e);
+    expect(isProviderError(tooLong) && [tooLong.code, tooLong.providerCode]).toEqual([
+      'VALIDATION_ERROR',
+      '21617',
+    ]);
+    expect(tooLong.message).toMatch(/1,600 characters/);
+    const notOurs = await provider.send(sendRequest({ from: '+14155550177' })).catch((e) => e);
+    expect(isProviderError(notOurs) && [notOurs.code, notOurs.providerCode]).toEqual([
+      'IMESSAGE_SEND_FAILED',
+      '21606',
+    ]);
+    expect(notOurs.message).toMatch(/not an SMS-capable number of this Twilio account/);
+  });
+
+  it('fails a message carriers block for an unverified toll-free (30032) or unregistered 10DLC (30034) sender', async () => {
+    for (const [address, code, reason] of [
+      ['+14155550181', 30032, /toll-free sender number is not verified/],
+      ['+14155550182', 30034, /not registered to an approved A2P 10DLC campaign/],
+    ] as const) {
+      setup.fake.recipients.set(address, { outcome: 'failed', errorCode: code });
+      const { externalId } = await provider.send(sendRequest({ to: { type: 'address', address } }));
+      const failed = await recorder.waitForStatus(externalId, 'failed');
+      expect(failed).toMatchObject({
+        error: { code: 'IMESSAGE_SEND_FAILED', providerCode: String(code) },
+      });
+      if (failed.kind !== 'message.status' || failed.status !== 'failed') throw new Error('failed');
+      expect(failed.error.message).toMatch(reason);
+    }
   });
 
   it('reports a carrier failure with the ErrorCode as the failure reason', async () => {
@@ -376,20 +407,27 @@ describe('the Twilio adapter against the fake Twilio', () => {
 
   it('keeps the send ledger in the state store: a restarted instance reconciles instead of resending', async () => {
     await provider.stop();
-    await startProvider({ timeoutMs: 150 });
-    setup.fake.faults = { slowCreates: { count: 1, delayMs: 400 } };
+    await startProvider({ timeoutMs: 500 });
+    const slowCreate = { count: 1, delayMs: 1_500 };
+    setup.fake.faults = { slowCreates: slowCreate };
     const request = sendRequest();
     const uncertain = provider.send(request);
-    // Twilio's list is refused at the moment of the timeout: the attempt stays uncertain.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Twilio's list is refused at the moment of the timeout: the attempt stays uncertain. The
+    // refusal is armed once the create has reached Twilio (not after a fixed pause, which a busy
+    // host overruns), so that the create itself is not the request refused.
+    const creates = () =>
+      setup.fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Messages.json'));
+    while (creates().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     setup.fake.faults.rateLimited = { count: 1 };
     const error = await uncertain.catch((e) => e);
     expect(isProviderError(error) && [error.code, error.retryable]).toEqual([
       'PROVIDER_TIMEOUT',
       true,
     ]);
+    expect(setup.fake.faults.rateLimited?.count).toBe(0);
     await setup.fake.settled();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The slow create has answered by now (its 1.5 s began before the 0.5 s timeout).
+    await new Promise((resolve) => setTimeout(resolve, slowCreate.delayMs - 500));
     // A new provider on the same state store (a restart) finds the message instead of sending.
     const restarted = setup.create({ timeoutMs: 2_000 });
     await restarted.start({
@@ -418,7 +456,7 @@ describe('the Twilio adapter against the fake Twilio', () => {
     expect((await provider.checkAvailability({ address: DELIVERABLE })).channels).toEqual({
       sms: true,
     });
-    setup.fake.recipients.set('+14155550155', { lineType: 'unknown' });
+    setup.fake.recipients.set('+14155550155', { lineType: 'pager' });
     expect((await provider.checkAvailability({ address: '+14155550155' })).channels).toEqual({
       sms: false,
     });
@@ -426,6 +464,19 @@ describe('the Twilio adapter against the fake Twilio', () => {
     setup.fake.faults = { rateLimited: { count: 1 } };
     const degraded = await provider.checkAvailability({ address: DELIVERABLE });
     expect(degraded).toMatchObject({ channels: {}, transient: true });
+  });
+
+  it('answers "unknown", never "no", when Lookup withholds the line type (60601 for Canada, unknown)', async () => {
+    await provider.stop();
+    await startProvider({ lookup: true });
+    const canadian = await provider.checkAvailability({ address: '+14165550123' });
+    expect(canadian.channels).toEqual({});
+    setup.fake.recipients.set('+14155550166', { lineType: 'unknown' });
+    expect((await provider.checkAvailability({ address: '+14155550166' })).channels).toEqual({});
+    setup.fake.canadianLookupApproved = true;
+    expect((await provider.checkAvailability({ address: '+14165550123' })).channels).toEqual({
+      sms: true,
+    });
   });
 
   it('reports health from the account: healthy, then credentials_rejected, then upstream_unreachable', async () => {
@@ -442,6 +493,96 @@ describe('the Twilio adapter against the fake Twilio', () => {
     await provider.stop();
     await startProvider({ apiBaseUrl: 'http://127.0.0.1:9' });
     expect((await provider.health()).warnings.map((w) => w.code)).toEqual(['upstream_unreachable']);
+  });
+
+  it('is healthy with a Standard API key, which Twilio refuses the Account resource, and sends', async () => {
+    const key = `SK${'d'.repeat(32)}`;
+    setup.fake.apiKeys.set(key, 'key-secret');
+    await provider.stop();
+    await startProvider({
+      credentials: { accountSid: setup.fake.accountSid, username: key, password: 'key-secret' },
+    });
+    expect(await provider.health()).toMatchObject({ status: 'healthy', warnings: [] });
+    const { externalId } = await provider.send(sendRequest());
+    await recorder.waitForStatus(externalId, 'delivered');
+  });
+
+  it('has Twilio try a status callback again when the gateway could not record it', async () => {
+    await provider.stop();
+    let refused = 0;
+    provider = setup.create() as TwilioProvider;
+    ({ recorder } = await startWithRecorder(
+      provider,
+      new ProviderEventRecorder({
+        hold: async (event) => {
+          if (event.kind === 'message.status' && event.status === 'sent' && refused === 0) {
+            refused += 1;
+            throw new Error('the database is unavailable for a moment');
+          }
+        },
+      }),
+      new MemoryProviderStateStore(),
+      setup.relay.url,
+    ));
+    const { externalId } = await provider.send(sendRequest());
+    await recorder.waitForStatus(externalId, 'delivered');
+    await recorder.waitForStatus(externalId, 'sent');
+    await setup.fake.settled();
+    expect(refused).toBe(1);
+    const sentCalls = setup.fake.callbacks.filter((c) =>
+      c.params.some(([k, v]) => k === 'MessageStatus' && v === 'sent'),
+    );
+    expect(sentCalls.map((c) => c.status)).toEqual([500, 204]);
+  });
+
+  it('takes up inbound messages whose call never arrived at the next health check', async () => {
+    const ELSEWHERE = '+14155550199';
+    setup.fake.addNumber(ELSEWHERE, 'https://another-app.example.com/sms');
+    // The first check starts the clock: nothing from before the instance ran is taken.
+    const before = await setup.fake.inbound({
+      from: DELIVERABLE,
+      to: FROM,
+      body: 'a minute before',
+      undelivered: true,
+    });
+    before.message.date_sent = new Date(Date.now() - 60_000).toUTCString().replace('GMT', '+0000');
+    await provider.health();
+    const text = await setup.fake.inbound({
+      from: DELIVERABLE,
+      to: FROM,
+      body: 'while you were away',
+      undelivered: true,
+    });
+    const photo = await setup.fake.inbound({
+      from: DELIVERABLE,
+      to: FROM,
+      body: '',
+      media: [{ contentType: 'image/png', data: new Uint8Array([137, 80, 78, 71]) }],
+      undelivered: true,
+    });
+    await setup.fake.inbound({
+      from: DELIVERABLE,
+      to: ELSEWHERE,
+      body: 'not ours',
+      undelivered: true,
+    });
+    expect(await provider.health()).toMatchObject({ status: 'healthy' });
+    const inbound = recorder.ofKind('message.inbound');
+    expect(inbound.map((event) => [event.upstreamEventId, event.text])).toEqual([
+      [text.message.sid, 'while you were away'],
+      [photo.message.sid, ''],
+    ]);
+    const [attachment] = inbound[1]?.attachments ?? [];
+    expect(attachment?.mimeType).toBe('image/png');
+    if (attachment?.content.kind !== 'url') throw new Error('a media URL');
+    const file = await fetch(attachment.content.url, { headers: attachment.content.headers ?? {} });
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
+    // The next check looks again (with an overlap), the same MessageSid each time: the gateway
+    // takes each once by its upstream event id.
+    await provider.health();
+    expect(new Set(recorder.ofKind('message.inbound').map((e) => e.upstreamEventId))).toEqual(
+      new Set([text.message.sid, photo.message.sid]),
+    );
   });
 
   it('authenticates with an API key and secret when given one', async () => {

@@ -3,11 +3,10 @@ import type {
   MessagingProvider,
   ProviderAvailability,
   ProviderAvailabilityRequest,
-  ProviderChat,
+  ProviderCapabilities,
   ProviderHealth,
   ProviderMessageRef,
   ProviderOperation,
-  ProviderParticipant,
   ProviderSendRequest,
   ProviderSendResult,
   ProviderStartContext,
@@ -16,9 +15,16 @@ import type {
   ProviderWebhookResponse,
 } from '@switchboard/provider-kit';
 import { healthWarning, ProviderError } from '@switchboard/provider-kit';
-import { TwilioApi, TwilioApiError, type TwilioApiOptions } from './twilio-api';
+import {
+  TwilioApi,
+  TwilioApiError,
+  type TwilioApiOptions,
+  type TwilioIncomingNumber,
+} from './twilio-api';
 import { deliveryStatusOf, eventOfTwilioCall } from './twilio-callbacks';
+import { TWILIO_RETRY_FRAGMENT, withRetryOverrides } from './twilio-connection-overrides';
 import { twilioFailure } from './twilio-error-codes';
+import { TwilioInboundCatchUp } from './twilio-inbound-catch-up';
 import { TwilioSendLedger } from './twilio-send-ledger';
 import {
   isValidTwilioSignature,
@@ -38,8 +44,17 @@ const TWILIO_MAX_MEDIA_PER_MESSAGE = 10;
 /** The empty TwiML Twilio expects in answer to an inbound message: no auto-reply. */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
-/** Line types of Lookup v2 that receive SMS; landlines, pagers, unknown types and the rest do not. */
+/** Line types of Lookup v2 that receive SMS. */
 const SMS_LINE_TYPES = new Set(['mobile', 'fixedVoip', 'nonFixedVoip', 'personal', 'tollFree']);
+/** Line types of Lookup v2 that do not; any other answer (`unknown`, none) is not a no. */
+const NO_SMS_LINE_TYPES = new Set([
+  'landline',
+  'pager',
+  'uan',
+  'voicemail',
+  'sharedCost',
+  'premium',
+]);
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -80,12 +95,20 @@ export class TwilioProvider implements MessagingProvider {
   readonly instanceName: string;
   /** SMS only. */
   readonly channels = TWILIO_CHANNELS;
+  /**
+   * None: SMS has no edits, unsends, reactions (a contact's arrive as text), typing, read state,
+   * chats or groups; the gateway answers `CHANNEL_NOT_SUPPORTED` for them.
+   */
+  readonly capabilities: ProviderCapabilities = {};
 
   readonly #options: TwilioProviderOptions;
   readonly #api: TwilioApi;
   readonly #now: () => number;
   #context: ProviderStartContext | undefined;
   #ledger: TwilioSendLedger | undefined;
+  #catchUp: TwilioInboundCatchUp | undefined;
+  /** The inbound catch-up under way, if one is: runs never overlap. */
+  #catchingUp: Promise<void> | undefined;
   /** The callback of each message being recorded: the next one of that message waits for it. */
   readonly #inFlight = new Map<string, Promise<void>>();
 
@@ -97,10 +120,15 @@ export class TwilioProvider implements MessagingProvider {
     this.#api = new TwilioApi({ ...options, timeoutMs: options.timeoutMs ?? 15_000 });
   }
 
-  /** Remembers where events go; Twilio calls in through `handleWebhook`. */
+  /**
+   * Remembers where events go: Twilio calls in through `handleWebhook`. The inbound messages that
+   * came while the instance was away are taken up by the health check, which the gateway runs as
+   * it starts and every interval after.
+   */
   async start(context: ProviderStartContext): Promise<void> {
     this.#context = context;
     this.#ledger = new TwilioSendLedger(context.state, this.#api, this.#now);
+    this.#catchUp = new TwilioInboundCatchUp(this.#api, context.state, this.#now);
     if (context.webhookUrl === undefined) {
       context.logger.warn(
         { instance: this.instanceName },
@@ -109,10 +137,12 @@ export class TwilioProvider implements MessagingProvider {
     }
   }
 
-  /** Stops taking Twilio's calls. */
+  /** Stops taking Twilio's calls, once a catch-up under way has finished. */
   async stop(): Promise<void> {
+    await this.#catchingUp?.catch(() => undefined);
     this.#context = undefined;
     this.#ledger = undefined;
+    this.#catchUp = undefined;
   }
 
   /**
@@ -171,7 +201,7 @@ export class TwilioProvider implements MessagingProvider {
     if (context.webhookUrl !== undefined) {
       const callback = new URL(context.webhookUrl);
       callback.searchParams.set('attempt', request.attemptId);
-      form.push(['StatusCallback', callback.href]);
+      form.push(['StatusCallback', withRetryOverrides(callback.href)]);
     }
     try {
       const created = await this.#api.createMessage(form);
@@ -201,7 +231,10 @@ export class TwilioProvider implements MessagingProvider {
     if (request.method !== 'POST') return { status: 405, body: 'Twilio calls are POSTs' };
     const params = parseTwilioForm(request.rawBody);
     const signature = request.headers[TWILIO_SIGNATURE_HEADER];
-    if (!isValidTwilioSignature(this.#options.authToken, signature, request.url, params)) {
+    const signed = isValidTwilioSignature(this.#options.authToken, signature, request.url, params, [
+      TWILIO_RETRY_FRAGMENT,
+    ]);
+    if (!signed) {
       return { status: 403, body: 'Invalid X-Twilio-Signature' };
     }
     const event = eventOfTwilioCall(params, {
@@ -210,7 +243,8 @@ export class TwilioProvider implements MessagingProvider {
       mediaAuthorization: this.#api.authorization,
     });
     // Twilio posts callbacks concurrently: those of one message reach the sink one at a time.
-    // A call the gateway did not record answers 5xx (Twilio retries, and logs it in its debugger).
+    // A call the gateway did not record answers 5xx: Twilio tries it again as the URL's connection
+    // overrides ask (TWILIO_RETRY_FRAGMENT), then the inbound catch-up takes up what it gave up.
     if (event) await this.#serially(event.externalId, () => context.sink(event));
     return event?.kind === 'message.inbound'
       ? { status: 200, headers: { 'content-type': 'text/xml' }, body: EMPTY_TWIML }
@@ -236,8 +270,10 @@ export class TwilioProvider implements MessagingProvider {
 
   /**
    * Whether an address receives SMS: every valid E.164 number when Lookup is off; with Lookup,
-   * the line types that take SMS. A Lookup that fails answers "unknown" (the send lets Twilio
-   * decide) and is not cached.
+   * the line types that take SMS, no for those that do not. A line type Twilio withholds (an
+   * `error_code` such as 60601 for Canadian numbers without approval, `type` null or `unknown`)
+   * answers "unknown": the send lets Twilio decide. A Lookup that fails answers "unknown" too and
+   * is not cached.
    */
   async checkAvailability(request: ProviderAvailabilityRequest): Promise<ProviderAvailability> {
     const checkedAt = this.#now();
@@ -252,30 +288,27 @@ export class TwilioProvider implements MessagingProvider {
     try {
       const found = await this.#api.lookup(request.address);
       if (!found.valid) return answer(false);
-      const type = found.line_type_intelligence?.type ?? null;
-      return answer(type !== null && SMS_LINE_TYPES.has(type));
+      const line = found.line_type_intelligence;
+      const type = line?.error_code == null ? (line?.type ?? null) : null;
+      if (type !== null && SMS_LINE_TYPES.has(type)) return answer(true);
+      if (type !== null && NO_SMS_LINE_TYPES.has(type)) return answer(false);
+      return answer(undefined);
     } catch {
       return answer(undefined, true);
     }
   }
 
-  /** Fetches the account: unhealthy when Twilio refuses the credentials or does not answer. */
+  /**
+   * Lists the account's numbers (a resource every key may read: a Standard API key may not read
+   * the Account): unhealthy when Twilio refuses the credentials or does not answer. Then takes up
+   * the inbound messages Twilio could not hand over since the last check.
+   */
   async health(): Promise<ProviderHealth> {
     const checkedAt = this.#now();
     await this.#ledger?.prune().catch(() => undefined);
+    let numbers: TwilioIncomingNumber[];
     try {
-      const account = await this.#api.fetchAccount();
-      if (account.status === 'active') return { status: 'healthy', warnings: [], checkedAt };
-      return {
-        status: 'unhealthy',
-        warnings: [
-          {
-            code: 'credentials_rejected',
-            message: `The Twilio account is ${account.status}`,
-          },
-        ],
-        checkedAt,
-      };
+      numbers = await this.#api.listIncomingNumbers();
     } catch (error) {
       const rejected =
         error instanceof TwilioApiError && (error.status === 401 || error.status === 403);
@@ -285,66 +318,32 @@ export class TwilioProvider implements MessagingProvider {
         checkedAt,
       };
     }
+    await this.#catchUpInbound(numbers).catch(() => undefined);
+    return { status: 'healthy', warnings: [], checkedAt };
   }
 
-  /** SMS cannot edit. */
-  async edit(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'edit');
-  }
-
-  /** SMS cannot unsend. */
-  async unsend(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'unsend');
-  }
-
-  /** SMS has no reactions (a contact's arrive as text). */
-  async react(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'reactions');
-  }
-
-  /** SMS has no typing indicator. */
-  async typing(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'typing');
-  }
-
-  /** SMS has no read state. */
-  async markRead(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'mark read');
-  }
-
-  /** SMS has no read state. */
-  async markUnread(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'mark unread');
-  }
-
-  /** SMS has no groups. */
-  async createGroup(request: ProviderOperation): Promise<ProviderChat> {
-    return this.#refuse(request, 'groups');
-  }
-
-  /** SMS has no chats to look up. */
-  async getChat(request: ProviderOperation): Promise<ProviderChat | null> {
-    return this.#refuse(request, 'chats');
-  }
-
-  /** SMS has no groups. */
-  async renameGroup(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'groups');
-  }
-
-  /** SMS has no groups. */
-  async addParticipant(request: ProviderOperation): Promise<ProviderParticipant> {
-    return this.#refuse(request, 'groups');
-  }
-
-  /** SMS has no groups. */
-  async removeParticipant(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'groups');
-  }
-
-  /** SMS has no groups. */
-  async leaveGroup(request: ProviderOperation): Promise<void> {
-    this.#refuse(request, 'groups');
+  /** Runs the inbound catch-up over `numbers`, or waits for the one under way. */
+  #catchUpInbound(numbers: readonly TwilioIncomingNumber[]): Promise<void> {
+    const context = this.#context;
+    const catchUp = this.#catchUp;
+    const ingressUrl = context?.webhookUrl;
+    if (!context || !catchUp || ingressUrl === undefined) return Promise.resolve();
+    this.#catchingUp ??= (async () => {
+      try {
+        const taken = await catchUp.run(numbers, ingressUrl, (event) =>
+          this.#serially(event.externalId, () => context.sink(event)),
+        );
+        if (taken > 0) {
+          context.logger.info(
+            { instance: this.instanceName, messages: taken },
+            'took up inbound messages Twilio could not hand over',
+          );
+        }
+      } finally {
+        this.#catchingUp = undefined;
+      }
+    })();
+    return this.#catchingUp;
   }
 
   async #serially(key: string, run: () => Promise<void>): Promise<void> {
@@ -371,10 +370,6 @@ export class TwilioProvider implements MessagingProvider {
     if (request.channel !== 'sms')
       throw ProviderError.channelNotSupported(request.channel, operation);
     return { context, ledger };
-  }
-
-  #refuse(request: ProviderOperation, operation: string): never {
-    throw ProviderError.channelNotSupported(request.channel, operation);
   }
 }
 

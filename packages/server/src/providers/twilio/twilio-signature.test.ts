@@ -54,4 +54,17 @@ describe('X-Twilio-Signature', () => {
     expect(isValidTwilioSignature(TOKEN, undefined, 'https://mycompany.com/sms', [])).toBe(false);
     expect(isValidTwilioSignature(TOKEN, 'short', 'https://mycompany.com/sms', [])).toBe(false);
   });
+
+  it('accepts a call Twilio signed with a connection-override fragment the receiver never sees', () => {
+    const configured = 'https://mycompany.com/sms?attempt=a#rc=3&rp=all';
+    const signature = twilioSignature(TOKEN, configured, [['Body', 'hi']]);
+    const received = 'https://mycompany.com/sms?attempt=a';
+    expect(isValidTwilioSignature(TOKEN, signature, received, [['Body', 'hi']])).toBe(false);
+    expect(
+      isValidTwilioSignature(TOKEN, signature, received, [['Body', 'hi']], ['#rc=3&rp=all']),
+    ).toBe(true);
+    expect(
+      isValidTwilioSignature(TOKEN, signature, received, [['Body', 'hi']], ['#rc=5&rp=all']),
+    ).toBe(false);
+  });
 });

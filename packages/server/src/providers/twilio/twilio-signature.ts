@@ -50,18 +50,23 @@ function urlVariants(url: string): string[] {
 
 /**
  * True when `signature` is what Twilio computes for a call to `url` with `params`, checked in
- * constant time against the URL with and without its default port.
+ * constant time against the URL with and without its default port, and with each of `fragments`
+ * put back: Twilio signs the URL as configured, connection-override fragment included, although
+ * the fragment never reaches the receiver (twilio-node keeps the hash in the URLs it checks,
+ * src/webhooks/webhooks.ts:77).
  */
 export function isValidTwilioSignature(
   authToken: string,
   signature: string | undefined,
   url: string,
   params: TwilioParams,
+  fragments: readonly string[] = [],
 ): boolean {
   if (!signature) return false;
   const given = Buffer.from(signature);
   let valid = false;
-  for (const variant of urlVariants(url)) {
+  const signed = [url, ...fragments.map((fragment) => `${url.split('#')[0]}${fragment}`)];
+  for (const variant of signed.flatMap(urlVariants)) {
     const expected = Buffer.from(twilioSignature(authToken, variant, params));
     if (expected.length === given.length && timingSafeEqual(expected, given)) valid = true;
   }

@@ -4,6 +4,7 @@ import {
   desc,
   eq,
   getTableColumns,
+  gte,
   inArray,
   isNotNull,
   isNull,
@@ -29,6 +30,9 @@ import { changed, first, type PgExecutor, type PgOrm } from './pg-executor';
 import { pgPreparedQuery, preparedInsert } from './pg-prepared-query';
 import { customers } from './pg-schema';
 import { events, webhookDeliveries, webhooks } from './pg-schema-events';
+
+/** A failed attempt, written as the partial index `webhook_deliveries_failed_attempted_idx` is. */
+const FAILED_ATTEMPT = sql`${webhookDeliveries.status} in ('retrying', 'failed')`;
 
 const leaseIsFree = (now: Date | SQL) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
@@ -169,6 +173,16 @@ export class PgDeliveryRepository implements DeliveryRepository {
       const [only] = deliveries;
       if (deliveries.length === 1 && only) await insertDelivery(db, only);
       else if (deliveries.length > 1) await db.insert(webhookDeliveries).values([...deliveries]);
+    });
+  }
+
+  countFailedSince(since: Date): Promise<number> {
+    return this.run(async (db) => {
+      const [row] = await db
+        .select({ count: count() })
+        .from(webhookDeliveries)
+        .where(and(FAILED_ATTEMPT, gte(webhookDeliveries.attemptedAt, since)));
+      return row?.count ?? 0;
     });
   }
 

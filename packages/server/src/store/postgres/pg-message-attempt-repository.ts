@@ -1,17 +1,19 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type {
   EarlyStatusUpdate,
   MessageAttemptRecord,
   MessageAttemptRepository,
+  StatusTarget,
 } from '../message-attempt-repository';
 import type { PgExecutor } from './pg-executor';
+import { toRecord } from './pg-message-repository';
 import {
   pgPreparedQuery,
   preparedFirstBy,
   preparedInsert,
   preparedUpdate,
 } from './pg-prepared-query';
-import { messageAttempts } from './pg-schema-messages';
+import { messageAttempts, messageParts, messages } from './pg-schema-messages';
 
 const insertAttempt = preparedInsert(messageAttempts, { onConflictDoNothing: true });
 
@@ -28,6 +30,29 @@ const recordAccepted = pgPreparedQuery((db) =>
     .prepare(''),
 );
 
+/**
+ * An attempt, its message, and the part of the newest attempt that the instance's provider id
+ * names (whichever attempt that is): what a status update echoing its attempt needs, in one
+ * round trip.
+ */
+const statusTarget = pgPreparedQuery((db) =>
+  db
+    .select({ attempt: messageAttempts, message: messages, part: messageParts })
+    .from(messageAttempts)
+    .leftJoin(messages, eq(messages.id, messageAttempts.messageId))
+    .leftJoin(
+      messageParts,
+      and(
+        eq(messageParts.instanceId, sql.placeholder('instanceId')),
+        eq(messageParts.externalId, sql.placeholder('externalId')),
+      ),
+    )
+    .where(eq(messageAttempts.attemptId, sql.placeholder('attemptId')))
+    .orderBy(desc(messageParts.attemptId))
+    .limit(1)
+    .prepare(''),
+);
+
 /** {@link MessageAttemptRepository} on PostgreSQL. */
 export class PgMessageAttemptRepository implements MessageAttemptRepository {
   /** Creates the repository over an executor. */
@@ -41,6 +66,23 @@ export class PgMessageAttemptRepository implements MessageAttemptRepository {
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
     return this.run((db) => attemptById(db, { attemptId }));
+  }
+
+  findStatusTarget(
+    attemptId: string,
+    instanceId: string,
+    externalId: string,
+  ): Promise<StatusTarget | undefined> {
+    return this.run(async (db) => {
+      const [row] = await statusTarget(db).execute({ attemptId, instanceId, externalId });
+      return (
+        row && {
+          attempt: row.attempt,
+          message: row.message ? toRecord(row.message) : undefined,
+          part: row.part ?? undefined,
+        }
+      );
+    });
   }
 
   recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {

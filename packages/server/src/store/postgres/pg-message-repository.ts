@@ -6,6 +6,7 @@ import {
   desc,
   eq,
   gt,
+  gte,
   inArray,
   isNotNull,
   isNull,
@@ -22,15 +23,18 @@ import type {
   MessageRecord,
   MessageRepository,
   ScheduledCursor,
+  SendOutcomeRecord,
   TransitionOptions,
 } from '../message-repository';
+import { type OutboundTally, toOutboundTally } from '../message-repository';
 import { changed, first, type PgExecutor } from './pg-executor';
 import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
 import { messageAttachmentData, messages } from './pg-schema-messages';
 
 type MessageRow = typeof messages.$inferSelect;
 
-function toRecord(row: MessageRow): MessageRecord {
+/** The record of a row of `messages` (the addresses under their record names). */
+export function toRecord(row: MessageRow): MessageRecord {
   const { toAddress, fromAddress, ...rest } = row;
   return { ...rest, to: toAddress, from: fromAddress };
 }
@@ -148,8 +152,8 @@ export class PgMessageRepository implements MessageRepository {
     });
   }
 
-  list(customerId: string, query: MessageListQuery): Promise<MessageRecord[]> {
-    const { status, to, after, limit } = query;
+  list(customerId: string | undefined, query: MessageListQuery): Promise<MessageRecord[]> {
+    const { status, to, from, channel, createdAfter, createdBefore, after, limit } = query;
     return this.run(async (db) =>
       (
         await db
@@ -157,9 +161,15 @@ export class PgMessageRepository implements MessageRepository {
           .from(messages)
           .where(
             and(
-              visible(customerId),
+              customerId === undefined ? undefined : eq(messages.customerId, customerId),
+              isNull(messages.deletedAt),
+              eq(messages.suppressed, false),
               status === undefined ? undefined : eq(messages.status, status),
               to === undefined ? undefined : eq(messages.toAddress, to),
+              from === undefined ? undefined : eq(messages.fromAddress, from),
+              channel === undefined ? undefined : eq(messages.channel, channel),
+              createdAfter === undefined ? undefined : gte(messages.createdAt, createdAfter),
+              createdBefore === undefined ? undefined : lt(messages.createdAt, createdBefore),
               after === undefined
                 ? undefined
                 : or(
@@ -202,6 +212,22 @@ export class PgMessageRepository implements MessageRepository {
     );
   }
 
+  tallyOutboundSince(since: Date): Promise<OutboundTally> {
+    return this.run(async (db) =>
+      toOutboundTally(
+        await db
+          .select({
+            status: messages.status,
+            fallback: messages.fallbackTriggered,
+            count: count(),
+          })
+          .from(messages)
+          .where(and(gte(messages.createdAt, since), eq(messages.direction, 'outbound')))
+          .groupBy(messages.status, messages.fallbackTriggered),
+      ),
+    );
+  }
+
   countByStatus(
     statuses: readonly MessageStatus[],
   ): Promise<Partial<Record<MessageStatus, number>>> {
@@ -235,6 +261,37 @@ export class PgMessageRepository implements MessageRepository {
       ),
       [asc(messages.scheduledAt), asc(messages.id)],
       limit,
+    );
+  }
+
+  recentSends(
+    instanceId: string,
+    statuses: readonly MessageStatus[],
+    since: Date,
+    limit: number,
+  ): Promise<SendOutcomeRecord[]> {
+    return this.run(async (db) =>
+      (
+        await db
+          .select({
+            from: messages.fromAddress,
+            channel: messages.channel,
+            status: messages.status,
+            timeline: messages.timeline,
+          })
+          .from(messages)
+          .where(
+            and(
+              inArray(messages.status, [...statuses]),
+              eq(messages.direction, 'outbound'),
+              eq(messages.instanceId, instanceId),
+              isNotNull(messages.channel),
+              gt(messages.updatedAt, since),
+            ),
+          )
+          .orderBy(desc(messages.updatedAt), desc(messages.id))
+          .limit(limit)
+      ).flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
     );
   }
 

@@ -76,7 +76,11 @@ export const storedAttachments = pgTable(
     /** The id of the original, when this is a browser-playable copy of it. */
     renditionOf: text('rendition_of'),
   },
-  (table) => [index('stored_attachments_message_idx').on(table.messageId)],
+  (table) => [
+    index('stored_attachments_message_idx').on(table.messageId),
+    // Retention: a customer's attachments by age.
+    index('stored_attachments_customer_created_idx').on(table.customerId, table.createdAt),
+  ],
 );
 
 /** Verification codes received by a customer's numbers, kept for the signup-codes endpoint. */

@@ -23,7 +23,7 @@ export const events = pgTable(
   },
   (table) => [
     // The replay and the event log. No index on `message_id`: no query reads a message's events,
-    // and each of a message's three events paid for one (docs/decisions.md).
+    // and each of a message's three events paid for one (docs/decisions/0359-no-index-on-an-event-s-message.md).
     index('events_customer_created_idx').on(table.customerId, table.createdAt),
   ],
 );
@@ -105,6 +105,11 @@ export const webhookDeliveries = pgTable(
       .on(table.webhookId, table.targetUrl, table.nextAttemptAt, table.id)
       .where(sql`${table.status} = 'pending'`),
     index('webhook_deliveries_webhook_idx').on(table.webhookId, table.id),
+    // The operator's stats: failed attempts by when they were made. Partial, so it holds the
+    // failures only, never the settled deliveries.
+    index('webhook_deliveries_failed_attempted_idx')
+      .on(table.attemptedAt)
+      .where(sql`${table.status} in ('retrying', 'failed')`),
     index('webhook_deliveries_event_idx').on(table.eventId),
     // The callback delivery log: a customer's attempts to its messages' callback URLs.
     index('webhook_deliveries_callbacks_idx')

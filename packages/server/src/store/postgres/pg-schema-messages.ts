@@ -13,6 +13,7 @@ import type { EarlyStatusUpdate } from '../message-attempt-repository';
 import type {
   MessageDirection,
   StoredAttachment,
+  StoredHold,
   StoredMention,
   StoredTimelineEntry,
 } from '../message-repository';
@@ -65,14 +66,20 @@ export const messages = pgTable(
     source: text('source').$type<'device'>(),
     /** SMS segments the upstream counted for the send (Twilio `num_segments`, summed over parts). */
     segments: integer('segments'),
+    /** Why a queued message waits for its number's send policy (see `send-policy/`); else null. */
+    hold: json('hold').$type<StoredHold>(),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
     deletedAt: timestamp('deleted_at'),
+    /** When retention redacted the body and media (the record and timeline stay). */
+    redactedAt: timestamp('redacted_at'),
   },
   (table) => [
     // The list, newest first, and its status and recipient filters: each an index that ends in
     // the (created_at, id) cursor, so a page is one index range scan.
     index('messages_customer_created_idx').on(table.customerId, table.createdAt, table.id),
+    // The operator's list across customers, newest first, and the recent window of its stats.
+    index('messages_created_idx').on(table.createdAt, table.id),
     index('messages_customer_status_idx').on(
       table.customerId,
       table.status,

@@ -48,3 +48,21 @@ export const providerLeases = pgTable(
   },
   (table) => [primaryKey({ columns: [table.instanceId, table.name] })],
 );
+
+/**
+ * The next instant each sender number of an instance may start a message, and hand one to its
+ * upstream, shared
+ * by every server process on the database (its pace holds across the cluster without Redis). No
+ * foreign key: a row of a deleted instance is a few bytes no one reads again.
+ */
+export const senderPace = pgTable(
+  'sender_pace',
+  {
+    instanceId: text('instance_id').notNull(),
+    sender: text('sender').notNull(),
+    /** `start` (when a message may start) or `departure` (when it may reach the upstream). */
+    book: text('book').notNull(),
+    nextAt: timestamp('next_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.book] })],
+);

@@ -10,6 +10,7 @@ const SEALED_COLUMNS = [
   { table: 'callback_secrets', keys: ['customer_id'], column: 'secret' },
   { table: 'provider_state', keys: ['instance_id', 'key'], column: 'value' },
   { table: 'server_secrets', keys: ['name'], column: 'value' },
+  { table: 'unrouted_inbound', keys: ['id'], column: 'payload' },
 ] as const;
 
 /** The server secret that proves the configured key is the database's. */

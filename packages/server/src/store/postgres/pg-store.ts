@@ -5,10 +5,14 @@ import type pg from 'pg';
 import { parseEncryptionKey } from '../../crypto/encryption-key';
 import { EncryptionKeyError, FieldCipher } from '../../crypto/field-cipher';
 import { runCommitted } from '../run-committed';
+import { SqlContactErasureRepository } from '../sql-contact-erasure-repository';
+import { SqlRetentionRepository } from '../sql-retention-repository';
+import { SqlSendPolicyRepository } from '../sql-send-policy-repository';
 import type { Repositories, Store, StoreEncryption, UnitOfWork } from '../store';
 import { PgApiKeyRepository } from './pg-api-key-repository';
 import { PgCallbackSecretRepository } from './pg-callback-secret-repository';
 import { PgCapabilityCacheRepository } from './pg-capability-cache-repository';
+import { PgClusterChannel } from './pg-cluster-channel';
 import { createPgOrm, migratePg, openPgPool } from './pg-connection';
 import { PgConversationRepository } from './pg-conversation-repository';
 import { PgCustomerRepository } from './pg-customer-repository';
@@ -28,10 +32,14 @@ import { PgOptOutRepository } from './pg-opt-out-repository';
 import { PgProviderEventReceiptRepository } from './pg-provider-event-receipt-repository';
 import { PgProviderLeaseRepository } from './pg-provider-lease-repository';
 import { PgProviderStateRepository } from './pg-provider-state-repository';
+import { PgRoutingStepRepository } from './pg-routing-step-repository';
 import { checkEncryptionKey, reencryptSecrets } from './pg-sealed-columns';
+import { PgSenderPaceBook } from './pg-sender-pace-book';
 import { PgServerSecretRepository } from './pg-server-secret-repository';
 import { PgSignupCodeRepository } from './pg-signup-code-repository';
+import { pgSqlSession } from './pg-sql-session';
 import { PgStoredAttachmentRepository } from './pg-stored-attachment-repository';
+import { PgUnroutedInboundRepository } from './pg-unrouted-inbound-repository';
 import { PgWebhookRepository } from './pg-webhook-repository';
 import { PgWhatsAppSessionRepository } from './pg-whatsapp-session-repository';
 
@@ -47,6 +55,7 @@ function repositories(run: PgExecutor, atomically: Atomically, cipher: FieldCiph
     messages: new PgMessageRepository(run),
     messageAttempts: new PgMessageAttemptRepository(run),
     messageParts: new PgMessagePartRepository(run),
+    routingSteps: new PgRoutingStepRepository(run),
     messageReceipts: new PgMessageReceiptRepository(run),
     messageReactions: new PgMessageReactionRepository(run),
     capabilityCache: new PgCapabilityCacheRepository(run),
@@ -65,6 +74,12 @@ function repositories(run: PgExecutor, atomically: Atomically, cipher: FieldCiph
     callbackSecrets: new PgCallbackSecretRepository(run, cipher),
     providerEventReceipts: new PgProviderEventReceiptRepository(run),
     optOuts: new PgOptOutRepository(run),
+    unroutedInbound: new PgUnroutedInboundRepository(run, cipher),
+    contactErasures: new SqlContactErasureRepository(pgSqlSession(run), (value) =>
+      cipher.decrypt(value),
+    ),
+    retention: new SqlRetentionRepository(pgSqlSession(run)),
+    sendPolicies: new SqlSendPolicyRepository(pgSqlSession(run)),
   };
 }
 
@@ -105,6 +120,7 @@ export class PgStore implements Store {
   readonly messages;
   readonly messageAttempts;
   readonly messageParts;
+  readonly routingSteps;
   readonly messageReceipts;
   readonly messageReactions;
   readonly capabilityCache;
@@ -123,6 +139,11 @@ export class PgStore implements Store {
   readonly callbackSecrets;
   readonly providerEventReceipts;
   readonly optOuts;
+  readonly unroutedInbound;
+  readonly senderPace: PgSenderPaceBook;
+  readonly contactErasures;
+  readonly retention;
+  readonly sendPolicies;
   readonly encryption: StoreEncryption;
   readonly #pool: pg.Pool;
   readonly #db: PgOrm;
@@ -147,6 +168,7 @@ export class PgStore implements Store {
     this.messages = repos.messages;
     this.messageAttempts = repos.messageAttempts;
     this.messageParts = repos.messageParts;
+    this.routingSteps = repos.routingSteps;
     this.messageReceipts = repos.messageReceipts;
     this.messageReactions = repos.messageReactions;
     this.capabilityCache = repos.capabilityCache;
@@ -165,6 +187,11 @@ export class PgStore implements Store {
     this.callbackSecrets = repos.callbackSecrets;
     this.providerEventReceipts = repos.providerEventReceipts;
     this.optOuts = repos.optOuts;
+    this.unroutedInbound = repos.unroutedInbound;
+    this.senderPace = new PgSenderPaceBook(pool);
+    this.contactErasures = repos.contactErasures;
+    this.retention = repos.retention;
+    this.sendPolicies = repos.sendPolicies;
   }
 
   async transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T> {
@@ -272,6 +299,10 @@ export class PgStore implements Store {
     return this.#db.transaction((tx) => reencryptSecrets(tx, this.#cipher, to), {
       isolationLevel: 'repeatable read',
     });
+  }
+
+  clusterChannel(name: string): PgClusterChannel {
+    return new PgClusterChannel(this.#pool, name);
   }
 
   async ping(): Promise<void> {

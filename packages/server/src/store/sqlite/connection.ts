@@ -31,6 +31,10 @@ export function openSqlite(path: string, busyTimeoutMs = 5000): Database.Databas
   const sqlite = new Database(path);
   // Only takes effect on a database with no pages yet, and must come before WAL mode is set.
   sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+  // Also only on a database with no tables yet: retention's pruning then gives freed pages back
+  // to the file system in small steps (`incremental_vacuum`); an older database reuses its freed
+  // pages but never shrinks until a one-time VACUUM (docs/operations.md, "Reclaiming space").
+  sqlite.pragma('auto_vacuum = INCREMENTAL');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);

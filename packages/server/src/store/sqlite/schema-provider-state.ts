@@ -48,3 +48,21 @@ export const providerLeases = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.instanceId, table.name] })],
 );
+
+/**
+ * The next instant each sender number of an instance may start a message, and hand one to its
+ * upstream, shared
+ * by the processes of a PostgreSQL database. On SQLite (one server process) it stays empty: the
+ * process paces its numbers in memory. Kept for the twin schemas to match.
+ */
+export const senderPace = sqliteTable(
+  'sender_pace',
+  {
+    instanceId: text('instance_id').notNull(),
+    sender: text('sender').notNull(),
+    /** `start` (when a message may start) or `departure` (when it may reach the upstream). */
+    book: text('book').notNull(),
+    nextAt: timestamp('next_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.book] })],
+);

@@ -10,6 +10,7 @@ const SEALED_COLUMNS = [
   { table: 'callback_secrets', column: 'secret' },
   { table: 'provider_state', column: 'value' },
   { table: 'server_secrets', column: 'value' },
+  { table: 'unrouted_inbound', column: 'payload' },
 ] as const;
 
 /** The server secret that proves the configured key is the database's. */

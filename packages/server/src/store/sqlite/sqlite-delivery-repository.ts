@@ -1,4 +1,17 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { FieldCipher } from '../../crypto/field-cipher';
 import {
@@ -20,6 +33,9 @@ import { updateRows } from './prepared-update';
 import { customers } from './schema';
 import { events, webhookDeliveries, webhooks } from './schema-events';
 import { cachedStatement, decodeRowInto, fixed, tableShape } from './table-statements';
+
+/** A failed attempt, written as the partial index `webhook_deliveries_failed_attempted_idx` is. */
+const FAILED_ATTEMPT = sql`${webhookDeliveries.status} in ('retrying', 'failed')`;
 
 const leaseIsFree = (now: Date) =>
   or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now));
@@ -145,6 +161,17 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
     return this.run((db) => {
       for (const delivery of deliveries) insertRow(db, webhookDeliveries, delivery);
     });
+  }
+
+  countFailedSince(since: Date): Promise<number> {
+    return this.run(
+      (db) =>
+        db
+          .select({ count: count() })
+          .from(webhookDeliveries)
+          .where(and(FAILED_ATTEMPT, gte(webhookDeliveries.attemptedAt, since)))
+          .get()?.count ?? 0,
+    );
   }
 
   countPending(): Promise<number> {

@@ -3,12 +3,15 @@ import type {
   EarlyStatusUpdate,
   MessageAttemptRecord,
   MessageAttemptRepository,
+  StatusTarget,
 } from '../message-attempt-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import { preparedQuery } from './prepared-query';
 import { updateRows } from './prepared-update';
 import { messageAttempts } from './schema-messages';
+import { SqliteMessagePartRepository } from './sqlite-message-part-repository';
+import { SqliteMessageRepository } from './sqlite-message-repository';
 
 const attemptById = preparedQuery((db) =>
   db
@@ -29,8 +32,15 @@ const recordAccepted = preparedQuery((db) =>
 
 /** {@link MessageAttemptRepository} on SQLite. */
 export class SqliteMessageAttemptRepository implements MessageAttemptRepository {
+  /** The reads of a status target beside the attempt's (in-process on SQLite: no round trips). */
+  readonly #parts: SqliteMessagePartRepository;
+  readonly #messages: SqliteMessageRepository;
+
   /** Creates the repository over an executor. */
-  constructor(private readonly run: SqliteExecutor) {}
+  constructor(private readonly run: SqliteExecutor) {
+    this.#parts = new SqliteMessagePartRepository(run);
+    this.#messages = new SqliteMessageRepository(run);
+  }
 
   insert(attempt: Omit<MessageAttemptRecord, 'earlyUpdates'>): Promise<void> {
     return this.run((db) => {
@@ -40,6 +50,18 @@ export class SqliteMessageAttemptRepository implements MessageAttemptRepository 
 
   findById(attemptId: string): Promise<MessageAttemptRecord | undefined> {
     return this.run((db) => attemptById(db).get({ attemptId }));
+  }
+
+  async findStatusTarget(
+    attemptId: string,
+    instanceId: string,
+    externalId: string,
+  ): Promise<StatusTarget | undefined> {
+    const attempt = await this.findById(attemptId);
+    if (!attempt) return undefined;
+    const part = await this.#parts.findByExternalId(instanceId, externalId);
+    const message = await this.#messages.findByIdInAnyCustomer(attempt.messageId);
+    return { part, attempt, message };
   }
 
   recordAccepted(attemptId: string, externalId: string): Promise<EarlyStatusUpdate[]> {

@@ -23,8 +23,10 @@ import type {
   MessageRecord,
   MessageRepository,
   ScheduledCursor,
+  SendOutcomeRecord,
   TransitionOptions,
 } from '../message-repository';
+import { type OutboundTally, toOutboundTally } from '../message-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import {
@@ -44,12 +46,11 @@ function toRow(record: MessageRecord): typeof messages.$inferInsert {
 
 const customerParam = sql.placeholder('customerId');
 
+/** Messages anyone can see: not deleted, not a suppressed verification code. */
+const listable = and(isNull(messages.deletedAt), eq(messages.suppressed, false));
+
 /** Messages of the `customerId` customer can see: not deleted, not a suppressed verification code. */
-const visible = and(
-  eq(messages.customerId, customerParam),
-  isNull(messages.deletedAt),
-  eq(messages.suppressed, false),
-);
+const visible = and(eq(messages.customerId, customerParam), listable);
 
 /**
  * Newest first: strictly before the cursor (`createdAt`, `id` placeholders) in (created_at, id)
@@ -81,19 +82,42 @@ function afterScheduled(): SQL | undefined {
 }
 
 /** Which optional filters a page of the list has: one prepared query per combination. */
-type ListShape = `${'status' | ''}|${'to' | ''}|${'after' | ''}`;
+/** The filters a list page uses: the query is prepared once per combination. */
+const LIST_FILTERS = [
+  'customerId',
+  'status',
+  'to',
+  'from',
+  'channel',
+  'createdAfter',
+  'createdBefore',
+  'after',
+] as const;
+type ListFilter = (typeof LIST_FILTERS)[number];
 
-const listPage = preparedQueries((db, shape: ListShape) => {
-  const [status, to, after] = shape.split('|');
+/** The filter conditions, each on its named placeholder. */
+const LIST_CONDITIONS: Record<ListFilter, () => SQL | undefined> = {
+  customerId: () => eq(messages.customerId, customerParam),
+  status: () => eq(messages.status, sql.placeholder('status')),
+  to: () => eq(messages.toAddress, sql.placeholder('to')),
+  from: () => eq(messages.fromAddress, sql.placeholder('from')),
+  channel: () => eq(messages.channel, sql.placeholder('channel')),
+  createdAfter: () =>
+    gte(messages.createdAt, columnPlaceholder(messages.createdAt, 'createdAfter')),
+  createdBefore: () =>
+    lt(messages.createdAt, columnPlaceholder(messages.createdAt, 'createdBefore')),
+  after: beforeCreated,
+};
+
+const listPage = preparedQueries((db, shape: string) => {
+  const used = new Set(shape.split('|'));
   return db
     .select()
     .from(messages)
     .where(
       and(
-        visible,
-        status ? eq(messages.status, sql.placeholder('status')) : undefined,
-        to ? eq(messages.toAddress, sql.placeholder('to')) : undefined,
-        after ? beforeCreated() : undefined,
+        listable,
+        ...LIST_FILTERS.filter((name) => used.has(name)).map((name) => LIST_CONDITIONS[name]()),
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
@@ -212,15 +236,15 @@ export class SqliteMessageRepository implements MessageRepository {
     });
   }
 
-  list(customerId: string, query: MessageListQuery): Promise<MessageRecord[]> {
-    const { status, to, after, limit } = query;
-    const shape: ListShape = `${status === undefined ? '' : 'status'}|${to === undefined ? '' : 'to'}|${after === undefined ? '' : 'after'}`;
+  list(customerId: string | undefined, query: MessageListQuery): Promise<MessageRecord[]> {
+    const { after, limit, ...filters } = query;
+    const used: Partial<Record<ListFilter, unknown>> = { ...filters, customerId, after };
+    const shape = LIST_FILTERS.filter((name) => used[name] !== undefined).join('|');
     return this.run((db) =>
       toRecords(
         listPage(db, shape).values({
+          ...filters,
           customerId,
-          status,
-          to,
           limit,
           createdAt: after?.createdAt,
           id: after?.id,
@@ -242,6 +266,25 @@ export class SqliteMessageRepository implements MessageRepository {
           scheduledAt: after?.scheduledAt,
           id: after?.id,
         }),
+      ),
+    );
+  }
+
+  tallyOutboundSince(since: Date): Promise<OutboundTally> {
+    return this.run((db) =>
+      toOutboundTally(
+        db
+          .select({
+            status: messages.status,
+            fallback: messages.fallbackTriggered,
+            count: count(),
+          })
+          .from(messages)
+          .where(and(gte(messages.createdAt, since), eq(messages.direction, 'outbound')))
+          // `+status`: grouped by the bare column, SQLite walks the whole status index rather
+          // than the window's range of messages_created_idx.
+          .groupBy(sql`+${messages.status}`, messages.fallbackTriggered)
+          .all(),
       ),
     );
   }
@@ -292,6 +335,37 @@ export class SqliteMessageRepository implements MessageRepository {
         .limit(limit)
         .all()
         .map((row) => row.id),
+    );
+  }
+
+  recentSends(
+    instanceId: string,
+    statuses: readonly MessageStatus[],
+    since: Date,
+    limit: number,
+  ): Promise<SendOutcomeRecord[]> {
+    return this.run((db) =>
+      db
+        .select({
+          from: messages.fromAddress,
+          channel: messages.channel,
+          status: messages.status,
+          timeline: messages.timeline,
+        })
+        .from(messages)
+        .where(
+          and(
+            inArray(messages.status, [...statuses]),
+            eq(messages.direction, 'outbound'),
+            eq(messages.instanceId, instanceId),
+            isNotNull(messages.channel),
+            gt(messages.updatedAt, since),
+          ),
+        )
+        .orderBy(desc(messages.updatedAt), desc(messages.id))
+        .limit(limit)
+        .all()
+        .flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
     );
   }
 

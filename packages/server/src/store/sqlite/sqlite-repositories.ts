@@ -1,4 +1,7 @@
 import type { FieldCipher } from '../../crypto/field-cipher';
+import { SqlContactErasureRepository } from '../sql-contact-erasure-repository';
+import { SqlRetentionRepository } from '../sql-retention-repository';
+import { SqlSendPolicyRepository } from '../sql-send-policy-repository';
 import type { Repositories } from '../store';
 import type { SqliteExecutor } from './executor';
 import { SqliteApiKeyRepository } from './sqlite-api-key-repository';
@@ -21,9 +24,12 @@ import { SqliteOptOutRepository } from './sqlite-opt-out-repository';
 import { SqliteProviderEventReceiptRepository } from './sqlite-provider-event-receipt-repository';
 import { SqliteProviderLeaseRepository } from './sqlite-provider-lease-repository';
 import { SqliteProviderStateRepository } from './sqlite-provider-state-repository';
+import { SqliteRoutingStepRepository } from './sqlite-routing-step-repository';
 import { SqliteServerSecretRepository } from './sqlite-server-secret-repository';
 import { SqliteSignupCodeRepository } from './sqlite-signup-code-repository';
+import { sqliteSqlSession } from './sqlite-sql-session';
 import { SqliteStoredAttachmentRepository } from './sqlite-stored-attachment-repository';
+import { SqliteUnroutedInboundRepository } from './sqlite-unrouted-inbound-repository';
 import { SqliteWebhookRepository } from './sqlite-webhook-repository';
 import { SqliteWhatsAppSessionRepository } from './sqlite-whatsapp-session-repository';
 
@@ -42,6 +48,7 @@ export class SqliteRepositories implements Repositories {
   #messages: SqliteMessageRepository | undefined;
   #messageAttempts: SqliteMessageAttemptRepository | undefined;
   #messageParts: SqliteMessagePartRepository | undefined;
+  #routingSteps: SqliteRoutingStepRepository | undefined;
   #messageReceipts: SqliteMessageReceiptRepository | undefined;
   #messageReactions: SqliteMessageReactionRepository | undefined;
   #capabilityCache: SqliteCapabilityCacheRepository | undefined;
@@ -60,6 +67,10 @@ export class SqliteRepositories implements Repositories {
   #callbackSecrets: SqliteCallbackSecretRepository | undefined;
   #providerEventReceipts: SqliteProviderEventReceiptRepository | undefined;
   #optOuts: SqliteOptOutRepository | undefined;
+  #unroutedInbound: SqliteUnroutedInboundRepository | undefined;
+  #contactErasures: SqlContactErasureRepository | undefined;
+  #retention: SqlRetentionRepository | undefined;
+  #sendPolicies: SqlSendPolicyRepository | undefined;
 
   /** Repositories whose statements go through `run`; `cipher` seals and opens their secrets. */
   constructor(run: SqliteExecutor, cipher: FieldCipher) {
@@ -100,6 +111,11 @@ export class SqliteRepositories implements Repositories {
   get messageParts(): SqliteMessagePartRepository {
     this.#messageParts ??= new SqliteMessagePartRepository(this.#run);
     return this.#messageParts;
+  }
+
+  get routingSteps(): SqliteRoutingStepRepository {
+    this.#routingSteps ??= new SqliteRoutingStepRepository(this.#run);
+    return this.#routingSteps;
   }
 
   get messageReceipts(): SqliteMessageReceiptRepository {
@@ -190,5 +206,28 @@ export class SqliteRepositories implements Repositories {
   get optOuts(): SqliteOptOutRepository {
     this.#optOuts ??= new SqliteOptOutRepository(this.#run);
     return this.#optOuts;
+  }
+
+  get unroutedInbound(): SqliteUnroutedInboundRepository {
+    this.#unroutedInbound ??= new SqliteUnroutedInboundRepository(this.#run, this.#cipher);
+    return this.#unroutedInbound;
+  }
+
+  get contactErasures(): SqlContactErasureRepository {
+    this.#contactErasures ??= new SqlContactErasureRepository(
+      sqliteSqlSession(this.#run),
+      (value) => this.#cipher.decrypt(value),
+    );
+    return this.#contactErasures;
+  }
+
+  get retention(): SqlRetentionRepository {
+    this.#retention ??= new SqlRetentionRepository(sqliteSqlSession(this.#run));
+    return this.#retention;
+  }
+
+  get sendPolicies(): SqlSendPolicyRepository {
+    this.#sendPolicies ??= new SqlSendPolicyRepository(sqliteSqlSession(this.#run));
+    return this.#sendPolicies;
   }
 }

@@ -120,6 +120,7 @@ export class SqliteStore implements Store {
   readonly messages;
   readonly messageAttempts;
   readonly messageParts;
+  readonly routingSteps;
   readonly messageReceipts;
   readonly messageReactions;
   readonly capabilityCache;
@@ -138,6 +139,10 @@ export class SqliteStore implements Store {
   readonly callbackSecrets;
   readonly providerEventReceipts;
   readonly optOuts;
+  readonly unroutedInbound;
+  readonly contactErasures;
+  readonly retention;
+  readonly sendPolicies;
   readonly encryption: StoreEncryption;
   readonly #sqlite: Database.Database;
   readonly #beforeClose: () => Promise<void>;
@@ -172,6 +177,7 @@ export class SqliteStore implements Store {
     this.messages = repos.messages;
     this.messageAttempts = repos.messageAttempts;
     this.messageParts = repos.messageParts;
+    this.routingSteps = repos.routingSteps;
     this.messageReceipts = repos.messageReceipts;
     this.messageReactions = repos.messageReactions;
     this.capabilityCache = repos.capabilityCache;
@@ -190,6 +196,10 @@ export class SqliteStore implements Store {
     this.callbackSecrets = repos.callbackSecrets;
     this.providerEventReceipts = repos.providerEventReceipts;
     this.optOuts = repos.optOuts;
+    this.unroutedInbound = repos.unroutedInbound;
+    this.contactErasures = repos.contactErasures;
+    this.retention = repos.retention;
+    this.sendPolicies = repos.sendPolicies;
   }
 
   /**

@@ -1,0 +1,2 @@
+CREATE INDEX "webhook_deliveries_failed_attempted_idx" ON "webhook_deliveries" USING btree ("attempted_at") WHERE "webhook_deliveries"."status" in ('retrying', 'failed');--> statement-breakpoint
+CREATE INDEX "messages_created_idx" ON "messages" USING btree ("created_at","id");

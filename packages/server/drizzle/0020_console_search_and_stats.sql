@@ -1,0 +1,2 @@
+CREATE INDEX `webhook_deliveries_failed_attempted_idx` ON `webhook_deliveries` (`attempted_at`) WHERE "webhook_deliveries"."status" in ('retrying', 'failed');--> statement-breakpoint
+CREATE INDEX `messages_created_idx` ON `messages` (`created_at`,`id`);

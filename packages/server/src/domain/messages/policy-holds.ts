@@ -1,0 +1,73 @@
+import type { Clock } from '../../clock';
+import type { MessageRecord } from '../../store/message-repository';
+import type { RouteStop } from '../routing/channel-planner';
+import { policyHold, policyHoldExpired } from '../routing/routing-steps';
+import type { SendAllowance } from '../send-policy/send-allowance';
+import type { AttemptTransactions } from './attempt-transactions';
+import { after } from './pacing-gate';
+
+/** Dependencies of {@link PolicyHolds}. */
+export interface PolicyHoldsOptions {
+  /** The send policies' allowance. */
+  allowance: SendAllowance;
+  /** The time source. */
+  clock: Clock;
+  /** How long a message may be held before it fails (`SEND_POLICY_HOLD_WINDOW_MS`). */
+  holdWindowMs: number;
+  /** How often a held message looks at its allowance again (`SEND_POLICY_RECHECK_MS`). */
+  recheckMs: number;
+}
+
+/** What the send policy says of a queued message: it goes, it waits, or it failed. */
+export type PolicyVerdict =
+  | { kind: 'go' }
+  | { kind: 'wait'; resume: Promise<void> }
+  | { kind: 'failed' };
+
+/**
+ * The send policy in front of a queued message's delivery: asks the allowance (which counts the
+ * send or records why it waits), writes the hold to the routing trace once per hold, and fails
+ * a message held longer than the hold window since it was queued with `SEND_POLICY_HOLD_EXPIRED`.
+ * A held message stays `queued` and looks again every `recheckMs` (and at once when its
+ * allowance returns): it is never dropped and never sent before its allowance.
+ */
+export class PolicyHolds {
+  /** Holds over the given dependencies and the delivery's transactions. */
+  constructor(
+    private readonly options: PolicyHoldsOptions,
+    private readonly tx: AttemptTransactions,
+  ) {}
+
+  /** The verdict on `message`, whose first channel is `stops[0]`. */
+  async verdict(message: MessageRecord, stops: readonly RouteStop[]): Promise<PolicyVerdict> {
+    const first = stops[0];
+    if (first === undefined) return { kind: 'go' };
+    const hold = await this.options.allowance.admit(message, first.channel);
+    if (hold === null) return { kind: 'go' };
+    const now = this.options.clock.now();
+    const deadline = queuedAt(message) + this.options.holdWindowMs;
+    if (now >= deadline) {
+      const failure = {
+        channel: null,
+        code: 'SEND_POLICY_HOLD_EXPIRED',
+        message: `Held by the sender number's send policy for longer than the hold window (${Math.round(this.options.holdWindowMs / 60_000)} min): ${hold.message}`,
+      };
+      await this.tx.fail(message, failure, 'queued', [policyHoldExpired(message, now, failure)]);
+      return { kind: 'failed' };
+    }
+    if (message.hold?.code !== hold.code || message.hold.until !== hold.until) {
+      await this.tx.recordSteps([policyHold(message, now, hold)]);
+    }
+    const wait = Math.min(this.options.recheckMs, Math.max(1, hold.until - now), deadline - now);
+    return { kind: 'wait', resume: after(wait) };
+  }
+}
+
+/** When the message was last queued (its current delivery round), else created. */
+function queuedAt(message: MessageRecord): number {
+  for (let index = message.timeline.length - 1; index >= 0; index -= 1) {
+    const entry = message.timeline[index];
+    if (entry?.status === 'queued') return entry.at;
+  }
+  return message.createdAt.getTime();
+}
