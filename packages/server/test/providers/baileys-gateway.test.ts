@@ -13,7 +13,8 @@ import type { FakeWhatsAppNetwork } from '@switchboard/provider-baileys/fake-soc
 import { describe, expect, it } from 'vitest';
 import { customerHelpers, eventually, type TestCustomer } from '../chats/chat-test-app';
 import { observe, ofType } from '../inbound/observers';
-import { adminPost, createCustomerWithNumber } from '../support/admin-helpers';
+import { adminHeaders, adminPost, createCustomerWithNumber } from '../support/admin-helpers';
+import { expectSuccess } from '../support/envelope-assertions';
 import {
   fakeWhatsApp,
   fakeWhatsAppGateway,
@@ -54,7 +55,7 @@ function gateway(
   });
 }
 
-async function baileysCustomer(t: TestApp): Promise<TestCustomer> {
+async function baileysCustomer(t: TestApp): Promise<TestCustomer & { instanceId: string }> {
   const instance = await adminPost<Instance>(t.app, '/admin/v1/instances', {
     name: 'whatsapp',
     provider: 'baileys',
@@ -62,7 +63,17 @@ async function baileysCustomer(t: TestApp): Promise<TestCustomer> {
     config: { pacing: { perSecond: 0, concurrency: 4 } },
   });
   const { customerId, key } = await createCustomerWithNumber(t.app, 'Acme', WA, instance.id);
-  return customerHelpers(t, customerId, key);
+  return { ...customerHelpers(t, customerId, key), instanceId: instance.id };
+}
+
+/** The instance's health warnings after a health check now, as the operator API shows them. */
+async function healthWarnings(t: TestApp, instanceId: string): Promise<string[]> {
+  await t.app.services.providers.checkInstanceHealth(instanceId);
+  const response = await t.app.inject({
+    url: `/admin/v1/instances/${instanceId}`,
+    headers: adminHeaders,
+  });
+  return expectSuccess<Instance>(response).healthWarnings;
 }
 
 /** Waits until the session of {@link WA} is in `status`, as the API answers it. */
@@ -385,10 +396,18 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
       code: '463',
       until: held.hold?.until,
     });
+    const restriction = policy.effective.find((e) => e.channel === 'whatsapp')?.restricted;
+    // The operator sees why on the instance's health, with WhatsApp's code and the end.
+    expect(await healthWarnings(t, acme.instanceId)).toContain(
+      `WhatsApp restricted ${WA} (error 463: ${restriction?.reason ?? 'no reason given'}): messages to people who never wrote to it wait until ${held.hold?.until}`,
+    );
     const reply = await send(CONTACT);
     await state(reply.id, (m) => m.status === 'read');
     t.clock.advance(24 * 60 * 60 * 1000);
     await state(cold.id, (m) => m.status === 'read');
+    expect(
+      (await healthWarnings(t, acme.instanceId)).some((w) => w.startsWith('WhatsApp restricted')),
+    ).toBe(false);
     expect(
       (await acme.ok<NumberSendPolicy>('GET', `/v1/numbers/${WA.slice(1)}/send-policy`))
         .effective[0]?.restricted,
