@@ -21,6 +21,7 @@ import {
   pairByQr as pairNumber,
   sessionIn as sessionOf,
 } from '../support/fake-whatsapp-gateway';
+import { mediaSamples } from '../support/media-samples';
 import { type TestApp, tempDir } from '../support/test-app';
 
 const WA = '+14155550170';
@@ -29,6 +30,7 @@ const MEMBER = '+14155550172';
 const NEWCOMER = '+14155550173';
 const NEWCOMER_LID = '90000000000173@lid';
 const PATH = `/v1/whatsapp/numbers/${WA.slice(1)}`;
+const samples = mediaSamples();
 
 /** WhatsApp itself, shared by every server built on it (as the real one outlives restarts). */
 function whatsapp(options: { answerDelayMs?: number } = {}): FakeWhatsAppNetwork {
@@ -412,6 +414,82 @@ describe('WhatsApp through the Baileys adapter and a fake socket, end to end', (
       (await acme.ok<NumberSendPolicy>('GET', `/v1/numbers/${WA.slice(1)}/send-policy`))
         .effective[0]?.restricted,
     ).toBeNull();
+    await t.close();
+  });
+
+  it('sends an audio file without the voice-note flag as a document, and one with it as a voice note', async () => {
+    const network = whatsapp();
+    const t = await gateway(network, tempDir());
+    const acme = await baileysCustomer(t);
+    await pairByQr(acme, network);
+    const mp3 = (await samples.sample('mp3')).toString('base64');
+    const song = {
+      type: 'base64',
+      data: mp3,
+      mimeType: 'audio/mpeg',
+      filename: 'song.mp3',
+    };
+    const memo = {
+      type: 'base64',
+      data: mp3,
+      mimeType: 'audio/mpeg',
+      filename: 'memo.mp3',
+      isAudioMessage: true,
+    };
+    for (const attachment of [song, memo]) {
+      const accepted = await acme.ok<{ id: string }>(
+        'POST',
+        '/v1/messages',
+        { to: CONTACT, attachments: [attachment], routing: { preference: ['whatsapp'] } },
+        202,
+      );
+      await eventually(async () => {
+        const message = await acme.ok<Message>('GET', `/v1/messages/${accepted.id}`);
+        return ['sent', 'delivered', 'read'].includes(message.status) ? message : undefined;
+      });
+    }
+    // What reached WhatsApp (Baileys' sendMessage content): the file without the flag as a
+    // document with its name and type, never an `audio` message, which WhatsApp shows as a voice
+    // note (decision 0449); the flagged one as a voice note (`ptt`), converted to Opus in Ogg.
+    const [file, voiceNote] = network.socketOf(WA).sent.map((entry) => entry.content);
+    expect(file).toMatchObject({ mimetype: 'audio/mpeg', fileName: 'song.mp3' });
+    expect(file).toHaveProperty('document');
+    expect(file).not.toHaveProperty('audio');
+    expect(voiceNote).toHaveProperty('audio');
+    expect(voiceNote).toMatchObject({ ptt: true, mimetype: 'audio/ogg; codecs=opus' });
+    await t.close();
+  });
+
+  it("maps WhatsApp's refusals through the API: a timeout is retried and sent once, a 403 fails with WhatsApp's code and reason", async () => {
+    const network = whatsapp();
+    const t = await gateway(network, tempDir(), { PROVIDER_RETRY_BASE_MS: '20' });
+    const acme = await baileysCustomer(t);
+    await pairByQr(acme, network);
+    const send = async () =>
+      (
+        await acme.ok<{ id: string }>(
+          'POST',
+          '/v1/messages',
+          { to: CONTACT, content: { text: 'Hello' }, routing: { preference: ['whatsapp'] } },
+          202,
+        )
+      ).id;
+    const settled = (id: string) =>
+      eventually(async () => {
+        const message = await acme.ok<Message>('GET', `/v1/messages/${id}`);
+        return ['read', 'failed'].includes(message.status) ? message : undefined;
+      });
+    // Baileys' query timed out (Boom 408): PROVIDER_TIMEOUT, retryable; the retry goes out.
+    network.refuseNext('sendMessage', 'timeout');
+    const retried = await settled(await send());
+    expect(retried.status).toBe('read');
+    expect(network.socketOf(WA).sent).toHaveLength(1);
+    // WhatsApp answered the query with 403: refused for good, its code and reason kept.
+    network.refuseNext('sendMessage', 403, 'not-authorized');
+    const refused = await settled(await send());
+    expect(refused).toMatchObject({ status: 'failed', errorCode: 'IMESSAGE_SEND_FAILED' });
+    expect(refused.errorMessage).toContain('403: not-authorized');
+    expect(network.socketOf(WA).sent).toHaveLength(1);
     await t.close();
   });
 });
