@@ -23,12 +23,25 @@ interface Setup {
   label: string;
   store: 'sqlite' | 'postgres';
   processes: number;
+  /** `DATABASE_POOL_SIZE` of each process (PostgreSQL), when not the server's default of 10. */
+  poolSize?: number;
 }
+
+/** The pool sizes one PostgreSQL process is also measured with, beside the default of 10. */
+const OTHER_POOL_SIZES = [2, 30] as const;
 
 const SETUPS: readonly Setup[] = [
   { label: 'SQLite, 1 process', store: 'sqlite', processes: 1 },
   { label: 'PostgreSQL + Redis, 1 process', store: 'postgres', processes: 1 },
   { label: 'PostgreSQL + Redis, 3 processes', store: 'postgres', processes: 3 },
+  ...OTHER_POOL_SIZES.map(
+    (poolSize): Setup => ({
+      label: `PostgreSQL + Redis, 1 process, pool of ${poolSize}`,
+      store: 'postgres',
+      processes: 1,
+      poolSize,
+    }),
+  ),
 ];
 
 /** The figures of one setup (medians of its rounds). */
@@ -64,7 +77,12 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
       `  ${setup.label}: ${round(results.at(-1)?.sendsPerSec ?? 0, 0)} sends/s, ${round(results.at(-1)?.webhooksPerSec ?? 0, 0)} webhooks/s`,
     );
   }
-  const [sqlite, pgOne, pgThree] = results as [SetupFigures, SetupFigures, SetupFigures];
+  const [sqlite, pgOne, pgThree, ...pools] = results as [
+    SetupFigures,
+    SetupFigures,
+    SetupFigures,
+    ...SetupFigures[],
+  ];
   const notes = [
     `${settings.customers} customers, each with one webhook subscribed to \`*\`; up to ${settings.messages} sends per round from ${settings.sendConcurrency} concurrent clients (sending stops after ${settings.sendWindowSec} s), recipients the simulator delivers (${EVENTS_PER_MESSAGE} webhooks per message). PostgreSQL runs on the same machine (2 cores shared by the database, Redis, the server processes, the load and the receiver), so three processes cannot show more than the cores allow. Server CPU per delivered message = the user + system CPU of the server processes together (from \`/proc\`), from the burst's start until they are idle again, divided by the messages delivered. PostgreSQL backend CPU per message = the user + system CPU of the backends connected to the setup's database over the same window (from \`/proc\`; PostgreSQL's shared WAL writer, checkpointer and autovacuum are not in it, nor is Redis).`,
     `PostgreSQL anchor: the rows of one accepted send (the message, its \`message.queued\` event and that event's webhook delivery) and of one delivered message (those, the message updated to sent and to delivered each with its event and delivery, and the three deliveries completed), cloned from the rows the one-process server wrote in this run and written to its database through \`pg\` with named (prepared) statements on ${ANCHOR_CONNECTIONS} connections at once (the server's pool size), no HTTP, no ORM, no reads; first one transaction per lifecycle step, then the steps of ${pgOne.anchor?.groupSize ?? 64} units per transaction.`,
@@ -76,7 +94,10 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
     id: 'scale-out',
     title: 'Scale-out',
     status: 'ok',
-    metrics: scaleOutMetrics(sqlite, pgOne, pgThree, context.mode.quick),
+    metrics: [
+      ...scaleOutMetrics(sqlite, pgOne, pgThree, context.mode.quick),
+      ...poolMetrics(pgOne, pools),
+    ],
     details: [setupsTable(results), ...(pgOne.anchor ? [anchorTable(pgOne.anchor)] : [])],
     notes,
   };
@@ -153,6 +174,22 @@ function scaleOutMetrics(
   ];
 }
 
+/** `DATABASE_POOL_SIZE`'s effect: one process with each other pool size against the default's. */
+function poolMetrics(pgOne: SetupFigures, pools: readonly SetupFigures[]): Metric[] {
+  return pools.flatMap((r) => [
+    metric(
+      `PostgreSQL 1 process, pool of ${r.setup.poolSize} to pool of 10, sends`,
+      ratio(r.sendsPerSec, pgOne.sendsPerSec),
+      '×',
+    ),
+    metric(
+      `PostgreSQL 1 process, pool of ${r.setup.poolSize} to pool of 10, server CPU per delivered message`,
+      ratio(r.cpuPerMessageUs, pgOne.cpuPerMessageUs),
+      '×',
+    ),
+  ]);
+}
+
 /** Each setup's figures, side by side. */
 function setupsTable(results: readonly SetupFigures[]): DetailTable {
   const sqliteSends = results[0]?.sendsPerSec ?? 0;
@@ -219,7 +256,7 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
   const database = setup.store === 'postgres' ? await createBenchDatabase() : undefined;
   try {
     const figures = await runSetup(context, setup, database);
-    if (!database || setup.processes !== 1) return figures;
+    if (!database || setup.processes !== 1 || setup.poolSize !== undefined) return figures;
     const anchor = await measurePostgresAnchor(database.url, context.mode.quick ? 300 : 6_000, {
       connections: ANCHOR_CONNECTIONS,
     });
@@ -253,7 +290,11 @@ async function runSetup(
         await SwitchboardServer.start({
           databasePath,
           label: `scale-out-${setup.store}-${index}`,
-          env: { ...env, WEBHOOK_CONCURRENCY: '32' },
+          env: {
+            ...env,
+            WEBHOOK_CONCURRENCY: '32',
+            ...(setup.poolSize === undefined ? {} : { DATABASE_POOL_SIZE: String(setup.poolSize) }),
+          },
           ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
         }),
       );
