@@ -36,7 +36,7 @@ async function sendDelivered(t: ChatTestApp, body: Record<string, unknown>): Pro
 }
 
 async function waitForStatus(t: ChatTestApp, id: string, statuses: string[]): Promise<Message> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const message = await t.acme.ok<Message>('GET', `/v1/messages/${id}`);
     if (statuses.includes(message.status)) return message;

@@ -153,7 +153,8 @@ describe('the simulator table, observed through the timeline and the event strea
       expect(timelineOf(current), row.name).toEqual(row.timeline);
       if (row.expect) expect(current, row.name).toMatchObject(row.expect);
       expect(message.from).toBe(SENDER);
-      const deadline = Date.now() + 2_000;
+      // Returns as soon as they are all there; a loaded host can take seconds to stream them.
+      const deadline = Date.now() + 10_000;
       while (stream.eventsOf(id).length < row.events.length && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -176,7 +177,7 @@ describe('the simulator table, observed through the timeline and the event strea
     const failedMessage = await t.waitForStatus(failed, 'failed');
     expect(failedMessage.errorMessage).toMatch(/sms/);
 
-    const deadline = Date.now() + 2_000;
+    const deadline = Date.now() + 10_000;
     while (stream.eventsOf(failed).length < 3 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

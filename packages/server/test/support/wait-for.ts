@@ -1,10 +1,11 @@
 /**
  * Waits (real time, checked every 5 ms) until `condition` answers something other than
- * `undefined` or `false`, and answers it; fails after `timeoutMs`, naming `what`.
+ * `undefined` or `false`, and answers it; fails after `timeoutMs` (15 s by default: it returns as
+ * soon as the condition holds, and a loaded CI host can take seconds), naming `what`.
  */
 export async function waitFor<T>(
   condition: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
   what: string | (() => string) = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

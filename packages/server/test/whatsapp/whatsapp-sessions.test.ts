@@ -276,7 +276,7 @@ describe('a WhatsApp pairing', () => {
 });
 
 async function waitForStatus(customer: TestCustomer, status: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const state = await customer.ok<WhatsAppSessionState>('GET', `${NUMBER_PATH}/status`);
     if (state.status === status) return;

@@ -251,6 +251,13 @@ describe('the fake Twilio answers as Twilio documents', () => {
   });
 
   it('posts signed status callbacks sending → sent → delivered, and the faults reorder and repeat them', async () => {
+    /** Waits (up to 10 s, however busy the host) until `count` callbacks were answered. */
+    const callbacksPosted = async (count: number) => {
+      await expect
+        .poll(() => fake.callbacks.length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(count);
+      await fake.settled();
+    };
     const receiver = await startLoopbackReceiver();
     const url = `${receiver.origin}/status`;
     try {
@@ -260,8 +267,7 @@ describe('the fake Twilio answers as Twilio documents', () => {
         ['Body', 'hi'],
         ['StatusCallback', url],
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      await fake.settled();
+      await callbacksPosted(3);
       expect(fake.callbacks.map((c) => c.params.find(([k]) => k === 'MessageStatus')?.[1])).toEqual(
         ['sending', 'sent', 'delivered'],
       );
@@ -278,8 +284,7 @@ describe('the fake Twilio answers as Twilio documents', () => {
         ['Body', 'again'],
         ['StatusCallback', url],
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      await fake.settled();
+      await callbacksPosted(6);
       expect(fake.callbacks.map((c) => c.params.find(([k]) => k === 'MessageStatus')?.[1])).toEqual(
         ['delivered', 'delivered', 'sent', 'sent', 'sending', 'sending'],
       );

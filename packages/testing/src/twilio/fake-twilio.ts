@@ -293,6 +293,8 @@ export class FakeTwilio {
   readonly #media = new Map<string, FakeTwilioMedia>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #pending = new Set<Promise<unknown>>();
+  /** The last status callback run of each message (by SID) still going: the next waits for it. */
+  readonly #callbackChains = new Map<string, Promise<void>>();
   #server: Server | undefined;
   #baseUrl = '';
 
@@ -746,13 +748,23 @@ export class FakeTwilio {
     const url = message.extra.statusCallback;
     if (url === undefined || steps.length === 0) return;
     const ordered = this.faults.outOfOrder ? [...steps].reverse() : steps;
-    const run = (async () => {
-      for (const step of ordered) {
-        const params = this.#callbackParams(message, step.status, step.errorCode);
-        await this.#post('status', url, params);
-        if (this.faults.duplicateCallbacks) await this.#post('status', url, params);
-      }
-    })();
+    // A message's callbacks go one after the other, each once the previous one was answered: on a
+    // busy host a slow answer to `sent` would otherwise let `delivered` arrive first, which only
+    // the `outOfOrder` fault is meant to play.
+    const previous = this.#callbackChains.get(message.sid) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        for (const step of ordered) {
+          const params = this.#callbackParams(message, step.status, step.errorCode);
+          await this.#post('status', url, params);
+          if (this.faults.duplicateCallbacks) await this.#post('status', url, params);
+        }
+      });
+    this.#callbackChains.set(message.sid, run);
+    void run.finally(() => {
+      if (this.#callbackChains.get(message.sid) === run) this.#callbackChains.delete(message.sid);
+    });
     this.#track(run);
   }
 
