@@ -21,7 +21,7 @@ const LIKELY_CAUSE: Record<Channel, string> = {
 };
 
 /** A verdict on `/metrics`, with whether the number's sends on the channel are paused. */
-export interface ReportedDeliveryHealth extends NumberDeliveryHealth {
+interface ReportedDeliveryHealth extends NumberDeliveryHealth {
   /** True while the watchdog's pause holds the number's sends on the channel. */
   paused: boolean;
 }
