@@ -63,7 +63,7 @@ export const ERROR_CODES = {
   SEND_POLICY_HOLD_EXPIRED: {
     status: 429,
     description:
-      "The sender number's send policy (daily cap, cold-contact cap, warm-up or WhatsApp restriction) held the message `queued` longer than the hold window (`SEND_POLICY_HOLD_WINDOW_MS`, 72 h by default): it failed without being sent. See `GET /v1/numbers/{phoneNumber}/send-policy`.",
+      "The sender number's send policy (daily cap, cold-contact cap, warm-up, WhatsApp restriction, or the delivery watchdog's pause) held the message `queued` longer than the hold window (`SEND_POLICY_HOLD_WINDOW_MS`, 72 h by default): it failed without being sent. See `GET /v1/numbers/{phoneNumber}/send-policy`.",
   },
   NO_CHANNEL_AVAILABLE: {
     status: 400,

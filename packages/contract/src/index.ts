@@ -342,6 +342,7 @@ export {
   InstanceSendPolicy,
   NumberPhoneParams,
   NumberSendPolicy,
+  ResumeSendsQuery,
   SendPolicySettings,
 } from './schemas/send-policy';
 export {

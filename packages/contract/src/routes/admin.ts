@@ -34,7 +34,12 @@ import {
   UpdateInstanceRequest,
 } from '../schemas/instance';
 import { ListOptOutsQuery, OptOutList } from '../schemas/opt-out';
-import { InstanceSendPolicy, NumberSendPolicy, SendPolicySettings } from '../schemas/send-policy';
+import {
+  InstanceSendPolicy,
+  NumberSendPolicy,
+  ResumeSendsQuery,
+  SendPolicySettings,
+} from '../schemas/send-policy';
 import {
   DiscardUnroutedInboundRequest,
   ListUnroutedInboundQuery,
@@ -277,6 +282,20 @@ export const adminContract = c.router(
       description: `Replaces the number's own send policy (daily cap, cold-contact cap, warm-up ramp per channel; the day it has been in use since; the "already warm" override, logged). Fields left out inherit from the instance, then the channel's default. An \`inUseSince\` after today answers 400 \`VALIDATION_ERROR\`. ${OPERATOR_NOTE}`,
       pathParams: CustomerNumberParams,
       body: SendPolicySettings,
+      responses: {
+        200: envelope(NumberSendPolicy),
+        ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),
+      },
+      metadata: admin,
+    },
+    resumeNumberSends: {
+      method: 'POST',
+      path: '/admin/v1/customers/:id/numbers/:phoneNumber/send-policy/resume',
+      summary: "Resume a number's paused sends",
+      description: `Ends the delivery watchdog's pause of the number's sends (on \`channel\`, else on every paused channel): its held messages leave at their next look at the policy (\`SEND_POLICY_RECHECK_MS\`), and the watchdog pauses it again only on evidence from sends after the resume. Idempotent: a number not paused answers 200 with its policy unchanged. See docs/providers/keeping-numbers-healthy.md. ${OPERATOR_NOTE}`,
+      pathParams: CustomerNumberParams,
+      query: ResumeSendsQuery,
+      body: c.noBody(),
       responses: {
         200: envelope(NumberSendPolicy),
         ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'NOT_FOUND'),

@@ -17,6 +17,7 @@ export const DELIVERY_WATCHDOG_DEFAULTS = {
   threshold: 0.5,
   minSample: 10,
   sampleSize: 50,
+  autoPause: false,
 } as const;
 
 const windowSeconds = (channel: keyof typeof DELIVERY_WATCHDOG_WINDOW_DEFAULTS) =>
@@ -55,6 +56,10 @@ export const DeliveryWatchdogSettings = component(
           'The most recent judged sends per number and channel the share is taken over (default 50).',
         example: 50,
       }),
+      autoPause: doc(z.boolean().optional(), {
+        description:
+          'Pause a stalling number’s sends on the stalling channel (default `false`): its new and queued sends stay `queued` with hold code `paused` until the operator resumes it (`POST /admin/v1/customers/{id}/numbers/{phoneNumber}/send-policy/resume`). Never moved to another number.',
+      }),
       windowSeconds: doc(
         z
           .object({
@@ -74,7 +79,7 @@ export const DeliveryWatchdogSettings = component(
     ),
   {
     description:
-      'The delivery watchdog: per sender number and channel, the share of recent sends that reached `sent` but not `delivered` within the channel’s window. At or above `threshold` the instance carries a health warning and `/metrics` shows it.',
+      'The delivery watchdog: per sender number and channel, the share of recent sends that reached `sent` but not `delivered` within the channel’s window. At or above `threshold` the instance carries a health warning and `/metrics` shows it; with `autoPause` the number’s sends on that channel are paused until the operator resumes them.',
   },
 );
 /** Settings of the delivery watchdog of one instance. */

@@ -66,9 +66,9 @@ export type MessageAttachment = z.infer<typeof MessageAttachment>;
 export const MessageHold = component(
   'MessageHold',
   z.object({
-    code: doc(z.enum(['daily_cap', 'cold_contact_cap', 'warm_up', 'restricted']), {
+    code: doc(z.enum(['daily_cap', 'cold_contact_cap', 'warm_up', 'restricted', 'paused']), {
       description:
-        "`daily_cap`: today's sends of the number are used up; `warm_up`: today's cap of the number's warm-up ramp is; `cold_contact_cap`: today's new contacts are; `restricted`: WhatsApp restricted the number and this recipient never wrote to it. New values may be added.",
+        "`daily_cap`: today's sends of the number are used up; `warm_up`: today's cap of the number's warm-up ramp is; `cold_contact_cap`: today's new contacts are; `restricted`: WhatsApp restricted the number and this recipient never wrote to it; `paused`: the delivery watchdog paused the number's sends on the channel (its deliveries stalled) until the operator resumes it. New values may be added.",
     }),
     message: doc(z.string(), {
       description: 'The hold in one sentence.',
@@ -76,7 +76,7 @@ export const MessageHold = component(
     }),
     until: doc(Timestamp, {
       description:
-        'When the allowance returns (the next day in the configured zone, or the end of the restriction); the message leaves then, or fails with `SEND_POLICY_HOLD_EXPIRED` after the hold window.',
+        'When the allowance returns (the next day in the configured zone, or the end of the restriction); the message leaves then, or fails with `SEND_POLICY_HOLD_EXPIRED` after the hold window. For `paused` nobody knows when it returns: `until` is the end of the hold window, when the message fails unless the operator resumes the number before.',
     }),
   }),
   { description: "Why a queued message waits for its sender number's send policy." },

@@ -123,6 +123,22 @@ export const EffectiveSendPolicy = component(
           'WhatsApp restricted the number: messages to people who never wrote to it wait until `until`; `code` and `reason` are WhatsApp’s. Null when not restricted.',
       },
     ),
+    paused: doc(
+      z
+        .object({
+          since: doc(Timestamp, { description: 'When the delivery watchdog paused the sends.' }),
+          reason: doc(z.string(), {
+            description: 'The watchdog’s verdict that paused them.',
+            example:
+              'deliveries stalling on +14155550100 (imessage): 8 of the last 10 sends not delivered within 10 min: the Apple ID may be flagged',
+          }),
+        })
+        .nullable(),
+      {
+        description:
+          'The delivery watchdog paused the number’s sends on this channel (its instance’s `deliveryWatchdog.autoPause`): every send waits `queued` with hold code `paused` until the operator resumes it. Null when not paused.',
+      },
+    ),
   }),
   { description: "A number's send policy on one channel as it holds today, with today's counts." },
 );
@@ -165,3 +181,12 @@ export type InstanceSendPolicy = z.infer<typeof InstanceSendPolicy>;
 
 /** `/v1/numbers/:phoneNumber/send-policy` path parameters (with or without the `+`). */
 export const NumberPhoneParams = CustomerNumberParams.omit({ id: true });
+
+/** `POST /admin/v1/customers/:id/numbers/:phoneNumber/send-policy/resume` query. */
+export const ResumeSendsQuery = z.object({
+  channel: doc(z.enum(Channel.options).optional(), {
+    description: 'Resume this channel only; left out: every paused channel of the number.',
+  }),
+});
+/** Which of a number's paused channels to resume. */
+export type ResumeSendsQuery = z.infer<typeof ResumeSendsQuery>;

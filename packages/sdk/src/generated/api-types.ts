@@ -215,6 +215,10 @@ export type EffectiveSendPolicy = {
     until: string;
     reason: null | string;
   };
+  paused: null | {
+    reason: string;
+    since: string;
+  };
   channel: Channel;
   inUseSince: string;
   alreadyWarm: boolean;
@@ -611,7 +615,7 @@ export type MessageFallbackData = {
 
 /** Why a queued message waits for its sender number's send policy. */
 export type MessageHold = {
-  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted';
+  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted' | 'paused';
   message: string;
   until: string;
 };

@@ -1,4 +1,5 @@
 import {
+  Channel,
   CustomerNumberParams,
   type EffectiveSendPolicy,
   type NumberSendPolicy,
@@ -32,26 +33,29 @@ function effectiveTable(policy: NumberSendPolicy): string {
     `${e.usage.coldContacts}/${cap(e.coldContactDailyCap)}`,
     e.alreadyWarm ? 'warm' : `day ${e.dayInUse}${e.warmUpCap === null ? ' (warm)' : ''}`,
     e.restricted ? `until ${e.restricted.until}` : '',
+    e.paused ? `since ${e.paused.since}` : '',
   ];
   return formatTable([
-    ['CHANNEL', 'SENT TODAY', 'COLD TODAY', 'WARM-UP', 'RESTRICTED'],
+    ['CHANNEL', 'SENT TODAY', 'COLD TODAY', 'WARM-UP', 'RESTRICTED', 'PAUSED'],
     ...policy.effective.map(row),
   ]);
 }
 
 /**
- * Adds `send-policy show|set` (a number's) and `send-policy show-instance|set-instance`: the
- * policies `/admin/v1/.../send-policy` reads and sets, on the configured database.
+ * Adds `send-policy show|set|resume` (a number's) and `send-policy show-instance|set-instance`:
+ * the policies `/admin/v1/.../send-policy` reads and sets, and the resume of paused sends, on the
+ * configured database.
  */
 export function addSendPolicyCommands(program: Command, environment: CliEnvironment): void {
   const run = <T>(work: (context: CommandContext) => Promise<T>) => withStore(environment, work);
   const json = (command: Command) => Boolean(command.optsWithGlobals().json);
   const log: SendPolicyLogger = {
     warn: (_details, message) => environment.stderr.write(`${message}\n`),
+    info: () => undefined,
   };
   const group = program
     .command('send-policy')
-    .description('Daily caps, cold-contact caps and warm-up of sender numbers');
+    .description('Daily caps, cold-contact caps, warm-up and paused sends of sender numbers');
   group
     .command('show <customerId> <phoneNumber>')
     .description("A number's send policy and what holds today, with today's counts")
@@ -80,6 +84,26 @@ export function addSendPolicyCommands(program: Command, environment: CliEnvironm
         const settings = settingsOf(options.policy);
         const policy = await run((c) =>
           c.services.sendPolicies.setForNumber(params.id, params.phoneNumber, settings, log),
+        );
+        emit(environment, json(command), policy, () => effectiveTable(policy));
+      },
+    );
+  group
+    .command('resume <customerId> <phoneNumber>')
+    .description("Resume a number's sends the delivery watchdog paused (held messages then leave)")
+    .option('--channel <channel>', 'resume this channel only (imessage, sms or whatsapp)')
+    .action(
+      async (
+        customerId: string,
+        phoneNumber: string,
+        options: { channel?: string },
+        command: Command,
+      ) => {
+        const params = parseInput(CustomerNumberParams, { id: customerId, phoneNumber });
+        const channel =
+          options.channel === undefined ? undefined : parseInput(Channel, options.channel);
+        const policy = await run((c) =>
+          c.services.sendPolicies.resume(params.id, params.phoneNumber, channel, log),
         );
         emit(environment, json(command), policy, () => effectiveTable(policy));
       },

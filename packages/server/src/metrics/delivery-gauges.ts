@@ -12,6 +12,8 @@ interface NumberVerdict {
   share: number;
   /** True while the number is stalling. */
   stalling: boolean;
+  /** True while the watchdog's automatic pause holds the number's sends on the channel. */
+  paused: boolean;
 }
 
 /** The verdicts of one instance. */
@@ -30,8 +32,8 @@ export interface DeliveryVerdicts {
 
 /**
  * The delivery watchdog's gauges, per instance, sender number and channel (bounded: the operator's
- * own sender numbers with sends in the last day): the share of judged sends not delivered within
- * the window, how many were judged, and 1 while the number is stalling. One evaluation per scrape
+ * own sender numbers with sends in the last day or a pause): the share of judged sends not delivered within
+ * the window, how many were judged, 1 while the number is stalling, and 1 while its sends are paused. One evaluation per scrape
  * serves the three.
  */
 export function registerDeliveryGauges(deliveries: DeliveryVerdicts, registers: Registry[]): void {
@@ -73,5 +75,10 @@ export function registerDeliveryGauges(deliveries: DeliveryVerdicts, registers: 
     'switchboard_delivery_stalling',
     'Delivery watchdog: 1 while a number is stalling (enough judged sends, share at or above the threshold), else 0.',
     (health) => (health.stalling ? 1 : 0),
+  );
+  gauge(
+    'switchboard_delivery_paused',
+    "Delivery watchdog: 1 while the automatic pause holds a number's sends on the channel (until an operator resumes them), else 0.",
+    (health) => (health.paused ? 1 : 0),
   );
 }

@@ -29,6 +29,7 @@ function customerRoutes(
   | 'removeNumber'
   | 'getNumberSendPolicy'
   | 'putNumberSendPolicy'
+  | 'resumeNumberSends'
   | 'listCustomerOptOuts'
 > {
   return {
@@ -79,6 +80,18 @@ function customerRoutes(
         request,
         200,
         await services.sendPolicies.setForNumber(params.id, params.phoneNumber, body, request.log),
+      ),
+
+    resumeNumberSends: async ({ request, params, query }) =>
+      ok(
+        request,
+        200,
+        await services.sendPolicies.resume(
+          params.id,
+          params.phoneNumber,
+          query.channel,
+          request.log,
+        ),
       ),
 
     listCustomerOptOuts: async ({ request, params, query }) => {

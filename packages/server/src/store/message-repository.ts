@@ -69,10 +69,10 @@ export interface StoredMention {
 /** Why a `queued` message waits for its number's send policy, and until when. */
 export interface StoredHold {
   /** What holds it. */
-  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted';
+  code: 'daily_cap' | 'cold_contact_cap' | 'warm_up' | 'restricted' | 'paused';
   /** The hold in one sentence. */
   message: string;
-  /** When the allowance returns (epoch milliseconds). */
+  /** When the allowance returns (epoch milliseconds); for `paused`, the hold window's end. */
   until: number;
 }
 

@@ -57,7 +57,21 @@ export interface NumberRestrictionRecord {
   updatedAt: number;
 }
 
-/** Send policies, the counts they are held against, and restrictions of numbers. */
+/** The delivery watchdog's pause of a number's sends on one channel. */
+export interface NumberPauseRecord {
+  /** The sender number's id. */
+  numberId: string;
+  /** The channel paused. */
+  channel: Channel;
+  /** Paused since (epoch ms); null: not paused (resumed). */
+  pausedAt: number | null;
+  /** The watchdog's verdict that paused it; null when not paused. */
+  reason: string | null;
+  /** The operator's last resume (epoch ms); null: never resumed. */
+  resumedAt: number | null;
+}
+
+/** Send policies, the counts they are held against, and restrictions and pauses of numbers. */
 export interface SendPolicyRepository {
   /** The policy set on a number or instance, if any. */
   findPolicy(scope: SendPolicyScope, scopeId: string): Promise<StoredSendPolicy | undefined>;
@@ -89,4 +103,13 @@ export interface SendPolicyRepository {
   findRestriction(numberId: string): Promise<NumberRestrictionRecord | undefined>;
   /** Sets a number's restriction state. */
   putRestriction(record: NumberRestrictionRecord): Promise<void>;
+  /** A number's pause records, per channel (paused or resumed). */
+  findPauses(numberId: string): Promise<NumberPauseRecord[]>;
+  /**
+   * Pauses a number's sends on `channel` at `at`, unless they are paused already (the first
+   * pause keeps its time and reason). True when this call paused them.
+   */
+  pause(numberId: string, channel: Channel, reason: string, at: number): Promise<boolean>;
+  /** Resumes a number's paused sends (on `channel`, else on every channel): the channels resumed. */
+  resume(numberId: string, channel: Channel | undefined, at: number): Promise<Channel[]>;
 }

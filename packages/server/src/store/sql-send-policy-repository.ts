@@ -1,6 +1,7 @@
 import type { Channel } from '@switchboard/contract';
 import { sql } from 'drizzle-orm';
 import type {
+  NumberPauseRecord,
   NumberRestrictionRecord,
   SendPolicyRepository,
   SendPolicyScope,
@@ -17,6 +18,20 @@ interface RestrictionRow {
   code: string | null;
   reason: string | null;
   updated_at: number | string;
+}
+
+/** A row of `number_pauses`. */
+interface PauseRow {
+  number_id: string;
+  channel: Channel;
+  paused_at: number | string | null;
+  reason: string | null;
+  resumed_at: number | string | null;
+}
+
+/** Epoch milliseconds of a nullable time column (PostgreSQL answers bigint as text). */
+function msOf(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 /**
@@ -134,5 +149,44 @@ export class SqlSendPolicyRepository implements SendPolicyRepository {
             restricted_until = ${restrictedUntil}, code = ${code}, reason = ${reason},
             updated_at = ${updatedAt}`,
     );
+  }
+
+  async findPauses(numberId: string): Promise<NumberPauseRecord[]> {
+    const rows = await this.session.rows<PauseRow>(
+      sql`select number_id, channel, paused_at, reason, resumed_at from number_pauses
+          where number_id = ${numberId} order by channel`,
+    );
+    return rows.map((row) => ({
+      numberId: row.number_id,
+      channel: row.channel,
+      pausedAt: msOf(row.paused_at),
+      reason: row.reason,
+      resumedAt: msOf(row.resumed_at),
+    }));
+  }
+
+  async pause(numberId: string, channel: Channel, reason: string, at: number): Promise<boolean> {
+    const changed = await this.session.execute(
+      sql`insert into number_pauses (number_id, channel, paused_at, reason, resumed_at, updated_at)
+          values (${numberId}, ${channel}, ${at}, ${reason}, null, ${at})
+          on conflict (number_id, channel) do update
+          set paused_at = ${at}, reason = ${reason}, updated_at = ${at}
+          where number_pauses.paused_at is null`,
+    );
+    return changed > 0;
+  }
+
+  async resume(numberId: string, channel: Channel | undefined, at: number): Promise<Channel[]> {
+    const paused = (await this.findPauses(numberId)).filter(
+      (pause) => pause.pausedAt !== null && (channel === undefined || pause.channel === channel),
+    );
+    for (const pause of paused) {
+      await this.session.execute(
+        sql`update number_pauses
+            set paused_at = null, reason = null, resumed_at = ${at}, updated_at = ${at}
+            where number_id = ${numberId} and channel = ${pause.channel}`,
+      );
+    }
+    return paused.map((pause) => pause.channel);
   }
 }

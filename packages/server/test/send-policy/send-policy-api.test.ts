@@ -143,4 +143,42 @@ describe('send policies through the operator API and the customer API', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('inUseSince');
   });
+
+  it('shows a pause of the delivery watchdog and resumes it from the CLI', async () => {
+    t = await buildUpstreamApp({ store: 'sqlite', startAt: Date.now() });
+    const env = { DATABASE_URL: t.databasePath };
+    const number = await t.app.store.numbers.findByAddress(t.customerId, UPSTREAM_NUMBER);
+    if (!number) throw new Error('no number');
+    const since = Date.parse('2026-01-15T11:00:00Z');
+    await t.app.store.sendPolicies.pause(number.id, 'imessage', 'deliveries stalling', since);
+    const shown = await cli(
+      ['send-policy', 'show', t.customerId, UPSTREAM_NUMBER],
+      env,
+      undefined,
+      true,
+    );
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/PAUSED/);
+    expect(shown.stdout).toContain('since 2026-01-15T11:00:00.000Z');
+    const refused = await cli(
+      ['send-policy', 'resume', t.customerId, UPSTREAM_NUMBER, '--channel', 'telegram'],
+      env,
+      undefined,
+      true,
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('VALIDATION_ERROR');
+    const resumed = await cli(
+      ['--json', 'send-policy', 'resume', t.customerId, UPSTREAM_NUMBER, '--channel', 'imessage'],
+      env,
+      undefined,
+      true,
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const policy = JSON.parse(resumed.stdout) as NumberSendPolicy;
+    expect(policy.effective.every((e) => e.paused === null)).toBe(true);
+    expect(await t.app.store.sendPolicies.findPauses(number.id)).toMatchObject([
+      { channel: 'imessage', pausedAt: null, resumedAt: expect.any(Number) },
+    ]);
+  });
 });

@@ -56,6 +56,54 @@ export function describeStoreConformance(name: string, openStore: () => Promise<
   }
 
   describe(`${name} store`, () => {
+    it('pauses a number per channel once, keeps the first pause, and resumes it', () =>
+      withStore(async (store) => {
+        const t1 = T0.getTime();
+        expect(await store.sendPolicies.findPauses('n1')).toEqual([]);
+        expect(await store.sendPolicies.pause('n1', 'imessage', 'stalling', t1)).toBe(true);
+        expect(await store.sendPolicies.pause('n1', 'imessage', 'again', t1 + 1000)).toBe(false);
+        expect(await store.sendPolicies.pause('n1', 'sms', 'sms stalling', t1 + 2000)).toBe(true);
+        expect(await store.sendPolicies.findPauses('n1')).toEqual([
+          {
+            numberId: 'n1',
+            channel: 'imessage',
+            pausedAt: t1,
+            reason: 'stalling',
+            resumedAt: null,
+          },
+          {
+            numberId: 'n1',
+            channel: 'sms',
+            pausedAt: t1 + 2000,
+            reason: 'sms stalling',
+            resumedAt: null,
+          },
+        ]);
+        expect(await store.sendPolicies.resume('n1', 'sms', t1 + 3000)).toEqual(['sms']);
+        expect(await store.sendPolicies.resume('n1', 'sms', t1 + 4000)).toEqual([]);
+        expect(await store.sendPolicies.resume('n1', undefined, t1 + 5000)).toEqual(['imessage']);
+        expect(await store.sendPolicies.findPauses('n1')).toEqual([
+          {
+            numberId: 'n1',
+            channel: 'imessage',
+            pausedAt: null,
+            reason: null,
+            resumedAt: t1 + 5000,
+          },
+          { numberId: 'n1', channel: 'sms', pausedAt: null, reason: null, resumedAt: t1 + 3000 },
+        ]);
+        // Paused again after a resume: a new pause, the last resume kept.
+        expect(await store.sendPolicies.pause('n1', 'sms', 'once more', t1 + 6000)).toBe(true);
+        expect((await store.sendPolicies.findPauses('n1'))[1]).toEqual({
+          numberId: 'n1',
+          channel: 'sms',
+          pausedAt: t1 + 6000,
+          reason: 'once more',
+          resumedAt: t1 + 3000,
+        });
+        expect(await store.sendPolicies.findPauses('n2')).toEqual([]);
+      }));
+
     it('round-trips customers and soft-deletes them', () =>
       withStore(async (store) => {
         await seedCustomer(store, 'c1');

@@ -17,6 +17,8 @@ export interface WatchdogSettings {
   sampleSize: number;
   /** The delivery window per channel, in seconds. */
   windowSeconds: Record<Channel, number>;
+  /** Pause a stalling number's sends on the channel until the operator resumes them. */
+  autoPause: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export function watchdogSettingsOf(config: Record<string, unknown>): WatchdogSet
     threshold: given.threshold ?? DELIVERY_WATCHDOG_DEFAULTS.threshold,
     minSample: given.minSample ?? DELIVERY_WATCHDOG_DEFAULTS.minSample,
     sampleSize: given.sampleSize ?? DELIVERY_WATCHDOG_DEFAULTS.sampleSize,
+    autoPause: given.autoPause ?? DELIVERY_WATCHDOG_DEFAULTS.autoPause,
     windowSeconds: {
       imessage: given.windowSeconds?.imessage ?? DELIVERY_WATCHDOG_WINDOW_DEFAULTS.imessage,
       sms: given.windowSeconds?.sms ?? DELIVERY_WATCHDOG_WINDOW_DEFAULTS.sms,

@@ -42,10 +42,10 @@ export class PolicyHolds {
   async verdict(message: MessageRecord, stops: readonly RouteStop[]): Promise<PolicyVerdict> {
     const first = stops[0];
     if (first === undefined) return { kind: 'go' };
-    const hold = await this.options.allowance.admit(message, first.channel);
+    const deadline = queuedAt(message) + this.options.holdWindowMs;
+    const hold = await this.options.allowance.admit(message, first.channel, deadline);
     if (hold === null) return { kind: 'go' };
     const now = this.options.clock.now();
-    const deadline = queuedAt(message) + this.options.holdWindowMs;
     if (now >= deadline) {
       const failure = {
         channel: null,

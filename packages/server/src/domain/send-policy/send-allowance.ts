@@ -2,6 +2,7 @@ import type { Channel } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { MessageRecord, StoredHold } from '../../store/message-repository';
 import type { SenderNumberView } from '../../store/number-repository';
+import type { NumberPauseRecord } from '../../store/send-policy-repository';
 import type { Repositories, Store } from '../../store/store';
 import {
   type DayUsage,
@@ -32,6 +33,8 @@ export interface NumberAllowance {
   restrictedUntil: number | null;
   /** WhatsApp's code and reason of the refusal that restricted it. */
   restriction: { code: string | null; reason: string | null } | null;
+  /** The delivery watchdog's pause of the number's sends on the channel, null when none. */
+  paused: { since: number; reason: string } | null;
 }
 
 /**
@@ -51,15 +54,34 @@ export class SendAllowance {
 
   /**
    * Counts `message` on `channel` and answers null when it may go now, or why it waits (the
-   * hold recorded on the message). A message counted before (a retry, a resumed attempt) goes.
+   * hold recorded on the message). A message counted before (a retry, a resumed attempt) goes,
+   * unless the number's sends on the channel are paused: a pause holds every send, until
+   * `holdEnds` (the end of the message's hold window) as far as anyone knows.
    */
-  async admit(message: MessageRecord, channel: Channel): Promise<StoredHold | null> {
+  async admit(
+    message: MessageRecord,
+    channel: Channel,
+    holdEnds: number,
+  ): Promise<StoredHold | null> {
     const { store, clock } = this.options;
     return store.transaction(async (tx) => {
-      if (await tx.sendPolicies.isCounted(message.id)) return null;
       const number = await tx.numbers.findByAddress(message.customerId, message.from);
       if (!number) return null;
       const now = clock.now();
+      const paused = pauseOf(await tx.sendPolicies.findPauses(number.id), channel);
+      if (paused) {
+        const hold: StoredHold = {
+          code: 'paused',
+          message: `The delivery watchdog paused this number's sends on ${channel} (its deliveries stalled): messages wait until the operator resumes it`,
+          until: holdEnds,
+        };
+        if (!sameHold(message.hold, hold)) await tx.messages.update(message.id, { hold });
+        return hold;
+      }
+      if (await tx.sendPolicies.isCounted(message.id)) {
+        if (message.hold) await tx.messages.update(message.id, { hold: null });
+        return null;
+      }
       const cold = await this.#isCold(tx, message, number);
       const allowance = await this.#allowanceIn(tx, number, channel, now);
       const nextDay = this.options.day.nextDayStart(now);
@@ -102,11 +124,12 @@ export class SendAllowance {
   ): Promise<NumberAllowance> {
     const { day } = this.options;
     const today = day.dayOf(now);
-    const [own, inherited, usage, restriction] = await Promise.all([
+    const [own, inherited, usage, restriction, pauses] = await Promise.all([
       repos.sendPolicies.findPolicy('number', number.id),
       repos.sendPolicies.findPolicy('instance', number.instanceId),
       repos.sendPolicies.usageOfDay(number.id, channel, today),
       repos.sendPolicies.findRestriction(number.id),
+      repos.sendPolicies.findPauses(number.id),
     ]);
     const created = day.dayOf(number.createdAt.getTime());
     const carrier = await repos.instances.findById(
@@ -123,6 +146,7 @@ export class SendAllowance {
       restriction: restricted
         ? { code: restriction?.code ?? null, reason: restriction?.reason ?? null }
         : null,
+      paused: pauseOf(pauses, channel),
     };
   }
 
@@ -144,6 +168,16 @@ export class SendAllowance {
 /** The recipient a send counts against: its address, else its chat. */
 function recipientOf(message: MessageRecord): string {
   return message.to ?? message.conversationId ?? message.providerChatId ?? '';
+}
+
+/** The pause of `channel` among a number's pause records, null when it is not paused. */
+function pauseOf(
+  pauses: readonly NumberPauseRecord[],
+  channel: Channel,
+): { since: number; reason: string } | null {
+  const pause = pauses.find((p) => p.channel === channel);
+  if (pause?.pausedAt == null) return null;
+  return { since: pause.pausedAt, reason: pause.reason ?? 'deliveries stalling' };
 }
 
 function sameHold(a: StoredHold | null | undefined, b: StoredHold): boolean {

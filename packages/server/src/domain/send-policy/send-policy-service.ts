@@ -16,10 +16,12 @@ import { defaultsFor } from './send-policy-defaults';
 
 const CHANNELS: readonly Channel[] = ['imessage', 'sms', 'whatsapp'];
 
-/** Where the "already warm" override is logged. */
+/** Where the "already warm" override and resumes are logged. */
 export interface SendPolicyLogger {
   /** Logs at warn level: the override lifts a safeguard, so it stands out in the logs. */
   warn(details: Record<string, unknown>, message: string): void;
+  /** Logs at info level (an operator's resume of paused sends). */
+  info(details: Record<string, unknown>, message: string): void;
 }
 
 /** Dependencies of {@link SendPolicyService}. */
@@ -81,6 +83,31 @@ export class SendPolicyService {
   }
 
   /**
+   * Resumes the number's sends the delivery watchdog paused, on `channel` or on every channel
+   * (decision 0682); a number not paused stays as it is. Held messages leave at their next look.
+   * @throws {DomainError} NOT_FOUND when the customer has no such number.
+   */
+  async resume(
+    customerId: string,
+    phoneNumber: string,
+    channel: Channel | undefined,
+    log: SendPolicyLogger,
+  ): Promise<NumberSendPolicy> {
+    const number = await this.#number(customerId, phoneNumber);
+    const { store, clock } = this.options;
+    const resumed = await store.transaction((tx) =>
+      tx.sendPolicies.resume(number.id, channel, clock.now()),
+    );
+    if (resumed.length > 0) {
+      log.info(
+        { customerId, phoneNumber, channels: resumed },
+        'send policy: the operator resumed sends the delivery watchdog paused',
+      );
+    }
+    return this.ofNumber(customerId, phoneNumber);
+  }
+
+  /**
    * The instance's policy and the built-in defaults.
    * @throws {DomainError} NOT_FOUND for an unknown instance.
    */
@@ -136,7 +163,7 @@ export class SendPolicyService {
 
   async #effective(number: SenderNumberView, channel: Channel): Promise<EffectiveSendPolicy> {
     const now = this.options.clock.now();
-    const { policy, usage, restrictedUntil, restriction } =
+    const { policy, usage, restrictedUntil, restriction, paused } =
       await this.options.allowance.allowanceOf(number, channel);
     return {
       ...policy,
@@ -151,6 +178,10 @@ export class SendPolicyService {
               code: restriction?.code ?? null,
               reason: restriction?.reason ?? null,
             },
+      paused:
+        paused === null
+          ? null
+          : { since: new Date(paused.since).toISOString(), reason: paused.reason },
     };
   }
 

@@ -64,3 +64,21 @@ export const numberRestrictions = pgTable('number_restrictions', {
   reason: text('reason'),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 });
+
+/**
+ * The delivery watchdog's pauses of a number's sends, per channel: paused since `paused_at` (with
+ * the verdict that paused it) until the operator resumes it; `resumed_at` is the last resume,
+ * from which the watchdog gathers new evidence. Null `paused_at`: not paused.
+ */
+export const numberPauses = pgTable(
+  'number_pauses',
+  {
+    numberId: text('number_id').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    pausedAt: bigint('paused_at', { mode: 'number' }),
+    reason: text('reason'),
+    resumedAt: bigint('resumed_at', { mode: 'number' }),
+    updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.numberId, table.channel] })],
+);

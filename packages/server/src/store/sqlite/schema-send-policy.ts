@@ -63,3 +63,21 @@ export const numberRestrictions = sqliteTable('number_restrictions', {
   reason: text('reason'),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * The delivery watchdog's pauses of a number's sends, per channel: paused since `paused_at` (with
+ * the verdict that paused it) until the operator resumes it; `resumed_at` is the last resume,
+ * from which the watchdog gathers new evidence. Null `paused_at`: not paused.
+ */
+export const numberPauses = sqliteTable(
+  'number_pauses',
+  {
+    numberId: text('number_id').notNull(),
+    channel: text('channel').$type<Channel>().notNull(),
+    pausedAt: integer('paused_at'),
+    reason: text('reason'),
+    resumedAt: integer('resumed_at'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.numberId, table.channel] })],
+);
