@@ -83,7 +83,8 @@ describe('the documentation the server serves', () => {
     expect(stored.statusCode).toBe(200);
     expect(elsewhere).toEqual([]);
     await page.close();
-  });
+    // The reference is a 3 MB script rendered by a real browser: ~18 s on a loaded host.
+  }, 90_000);
 
   it('serves the reference’s script itself', async () => {
     const { t } = await buildListeningApp();
