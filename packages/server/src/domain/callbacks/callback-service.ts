@@ -5,7 +5,6 @@ import type {
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { CallbackSecretRecord } from '../../store/callback-secret-repository';
-import type { DeliveryRecord } from '../../store/delivery-repository';
 import type { Store } from '../../store/store';
 import { deliveryPage, deliveryPageQuery } from '../webhooks/delivery-log';
 import { generateWebhookSecret } from '../webhooks/webhook-secret';
