@@ -5,7 +5,7 @@ import { Pager, useCursorPages } from './pager';
 import { StatusView } from './status-view';
 
 /** A page of a message's events, whichever API answered it. */
-export interface MessageEventPage {
+interface MessageEventPage {
   /** The events, oldest first. */
   events: MessageEvent[];
   /** The cursor of the next page, or null. */

@@ -31,7 +31,7 @@ export function OperatorMessagesPage({ token }: { token: string }) {
       <p>
         Each row opens its message: content, timeline, routing trace, and the events it emitted with
         their deliveries. The live tail and the sandbox are a customer's views: create an API key
-        for the customer under <a href={hrefOf('customers')}>Customers</a> and sign in with it.
+        for the customer on its Customers page and sign in with it.
       </p>
       <MessageSearchForm
         customers={[...names]}
