@@ -4,6 +4,7 @@ import { InstancesPage } from './pages/instances-page';
 import { LiveTailPage } from './pages/live-tail-page';
 import { MessagePage } from './pages/message-page';
 import { MessagesPage } from './pages/messages-page';
+import { OperatorMessagePage } from './pages/operator-message-page';
 import { OperatorMessagesPage } from './pages/operator-messages-page';
 import { OverviewPage } from './pages/overview-page';
 import { SandboxPage } from './pages/sandbox-page';
@@ -88,6 +89,7 @@ function viewOf(session: Session, route: string[]) {
   if (session.kind === 'operator') {
     if (view === 'instances') return <InstancesPage token={session.token} />;
     if (view === 'customers') return <CustomersPage token={session.token} selected={id} />;
+    if (view === 'messages' && id) return <OperatorMessagePage token={session.token} id={id} />;
     if (view === 'messages') return <OperatorMessagesPage token={session.token} />;
     return <OverviewPage session={session} />;
   }

@@ -89,7 +89,12 @@ export {
   OptOutHandling,
   OtpHandling,
 } from './schemas/admin';
-export { AdminListMessagesQuery, AdminMessage, AdminMessageList } from './schemas/admin-messages';
+export {
+  AdminListMessagesQuery,
+  AdminMessage,
+  AdminMessageDetail,
+  AdminMessageList,
+} from './schemas/admin-messages';
 export {
   OperatorStats,
   OperatorStatsQuery,
@@ -256,6 +261,12 @@ export {
   SenderFragment,
   WhatsAppConversationFragment,
 } from './schemas/message-event-data';
+export {
+  MessageEvent,
+  MessageEventList,
+  MessageEventsQuery,
+  MessageEventWebhook,
+} from './schemas/message-events';
 export {
   ATTACHMENTS_MAX,
   BASE64_MESSAGE,

@@ -62,6 +62,8 @@ export type { EventStreamParams, Events } from './resources/events';
 export type {
   MessageDeleteResponse,
   MessageEditParams,
+  MessageEventItem,
+  MessageListEventsParams,
   MessageListItem,
   MessageListParams,
   MessageListScheduledParams,

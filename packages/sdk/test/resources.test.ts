@@ -19,6 +19,8 @@ beforeAll(async () => {
       res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     } else if (req.url.includes('/deliveries?') || req.url.endsWith('/deliveries')) {
       sendJson(res, 200, ok({ deliveries: [], ...list }));
+    } else if (req.url.includes('/events?') || req.url.endsWith('/events')) {
+      sendJson(res, 200, ok({ events: [], ...list }));
     } else {
       sendJson(res, 200, ok({ echoed: true }));
     }
@@ -64,6 +66,12 @@ const calls: Call[] = [
   ],
   ['messages.get', () => client.messages.get(MSG), 'GET', `/v1/messages/${MSG}`],
   ['messages.routing', () => client.messages.routing(MSG), 'GET', `/v1/messages/${MSG}/routing`],
+  [
+    'messages.listEvents',
+    () => client.messages.listEvents(MSG),
+    'GET',
+    `/v1/messages/${MSG}/events`,
+  ],
   ['messages.retry', () => client.messages.retry(MSG), 'POST', `/v1/messages/${MSG}/retry`],
   ['messages.unsend', () => client.messages.unsend(MSG), 'POST', `/v1/messages/${MSG}/unsend`],
   [

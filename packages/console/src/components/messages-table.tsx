@@ -11,8 +11,8 @@ export interface MessageRow {
 }
 
 /**
- * A page of messages. A customer's rows open their message page; the operator's name the
- * customer instead (the message page reads the customer API).
+ * A page of messages; each row opens its message page (the customer's, or the operator's through
+ * the admin routes), and the operator's rows name their customer.
  */
 export function MessagesTable({ rows, operator }: { rows: MessageRow[]; operator: boolean }) {
   return (
@@ -34,11 +34,7 @@ export function MessagesTable({ rows, operator }: { rows: MessageRow[]; operator
           {rows.map(({ message, customer }) => (
             <tr key={message.id}>
               <td>
-                {operator ? (
-                  message.createdAt
-                ) : (
-                  <a href={hrefOf('messages', message.id)}>{message.createdAt}</a>
-                )}
+                <a href={hrefOf('messages', message.id)}>{message.createdAt}</a>
               </td>
               {operator && <td>{customer ?? ''}</td>}
               <td>{message.direction}</td>

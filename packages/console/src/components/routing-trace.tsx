@@ -1,5 +1,4 @@
-import type { RoutingStep } from '@switchboard/contract';
-import { dataOf, messageRoutesClient } from '../clients';
+import type { MessageRouting, RoutingStep } from '@switchboard/contract';
 import { useLoad } from '../use-load';
 import { StatusView } from './status-view';
 
@@ -47,13 +46,17 @@ function StepStory({ step }: { step: RoutingStep }) {
 
 /**
  * The routing trace of a message, as a story: every channel and instance considered or tried, in
- * order, with the decision and its reason (`GET /v1/messages/{id}/routing`).
+ * order, with the decision and its reason (`GET /v1/messages/{id}/routing`, or the operator's
+ * message, which carries it).
  */
-export function RoutingTrace({ token, id }: { token: string; id: string }) {
-  const trace = useLoad(
-    async () => dataOf(await messageRoutesClient(token).routing({ params: { id } }), 200),
-    [token, id],
-  );
+export function RoutingTrace({
+  load,
+  deps,
+}: {
+  load: () => Promise<MessageRouting>;
+  deps: readonly unknown[];
+}) {
+  const trace = useLoad(load, deps);
   return (
     <section aria-labelledby="routing-title">
       <h2 id="routing-title">Routing trace</h2>

@@ -1,11 +1,20 @@
-import { customerClient } from '../clients';
+import { customerClient, dataOf, messageRoutesClient } from '../clients';
 import { ActionButton } from '../components/action-button';
+import { MessageDetails } from '../components/message-details';
+import { MessageEvents } from '../components/message-events';
 import { RoutingTrace } from '../components/routing-trace';
 import { StatusView } from '../components/status-view';
 import { hrefOf } from '../route';
 import { useLoad } from '../use-load';
 
-/** One message: its content, status, timeline; retry it when failed, cancel it when scheduled. */
+/** Events per page on a message page. */
+const EVENTS_PAGE_SIZE = 20;
+
+/**
+ * One message of the customer: its content, status, timeline, routing trace, and the events it
+ * emitted with each delivery's attempts (redeliver any); retry it when failed, cancel it when
+ * scheduled.
+ */
 export function MessagePage({ token, id }: { token: string; id: string }) {
   const client = customerClient(token);
   const message = useLoad(() => client.messages.get(id), [token, id]);
@@ -18,40 +27,24 @@ export function MessagePage({ token, id }: { token: string; id: string }) {
       <StatusView loaded={message}>
         {(shown) => (
           <>
-            <dl class="checks">
-              <dt>Status</dt>
-              <dd>{shown.status}</dd>
-              <dt>Direction</dt>
-              <dd>{shown.direction}</dd>
-              <dt>From</dt>
-              <dd>{shown.from}</dd>
-              <dt>To</dt>
-              <dd>{shown.to ?? ''}</dd>
-              <dt>Channel</dt>
-              <dd>{shown.channel ?? 'not yet chosen'}</dd>
-              <dt>Fallback</dt>
-              <dd>{shown.fallbackTriggered ? 'yes' : 'no'}</dd>
-              {shown.errorCode && (
-                <>
-                  <dt>Error</dt>
-                  <dd>
-                    {shown.errorCode}: {shown.errorMessage ?? ''}
-                  </dd>
-                </>
-              )}
-            </dl>
-            <h2>Content</h2>
-            <p class="text">{shown.content.text}</p>
-            <h2>Timeline</h2>
-            <ol aria-label="Timeline">
-              {shown.timeline.map((step) => (
-                <li key={`${step.status}-${step.at}`}>
-                  <time dateTime={step.at}>{step.at}</time> {step.status}
-                  {step.channel ? ` on ${step.channel}` : ''}
-                </li>
-              ))}
-            </ol>
-            <RoutingTrace token={token} id={id} />
+            <MessageDetails message={shown} />
+            <RoutingTrace
+              load={async () =>
+                dataOf(await messageRoutesClient(token).routing({ params: { id } }), 200)
+              }
+              deps={[token, id]}
+            />
+            <MessageEvents
+              load={async (cursor) => {
+                const page = await client.messages.listEvents(id, {
+                  limit: EVENTS_PAGE_SIZE,
+                  ...(cursor ? { cursor } : {}),
+                });
+                return { events: page.items, nextCursor: page.nextCursor ?? null };
+              }}
+              deps={[token, id]}
+              redeliver={(attempt) => client.webhooks.redeliver(attempt.webhookId, attempt.id)}
+            />
             {shown.status === 'failed' && (
               <ActionButton
                 label="Retry"

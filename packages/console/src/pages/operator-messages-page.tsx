@@ -28,6 +28,11 @@ export function OperatorMessagesPage({ token }: { token: string }) {
   return (
     <>
       <h1>Messages</h1>
+      <p>
+        Each row opens its message: content, timeline, routing trace, and the events it emitted with
+        their deliveries. The live tail and the sandbox are a customer's views: create an API key
+        for the customer on its Customers page and sign in with it.
+      </p>
       <MessageSearchForm
         customers={[...names]}
         onSearch={(next) => {

@@ -97,6 +97,8 @@ const CONTACT_ERASURE_OPERATIONS = ['POST /v1/contact-erasures', 'GET /v1/contac
 /** The callback secret and delivery log (issue 18): beyond the spec. */
 /** The routing trace of a message (issue 55): an addition of ours, not in the spec. */
 const ROUTING_TRACE_OPERATIONS = ['GET /v1/messages/{}/routing'];
+/** A message's events and their deliveries (issue 55). */
+const MESSAGE_EVENTS_OPERATIONS = ['GET /v1/messages/{}/events'];
 
 /** A number's send policy as its customer reads it (issue 56). */
 const SEND_POLICY_OPERATIONS = ['GET /v1/numbers/{}/send-policy'];
@@ -196,7 +198,7 @@ describe('the OpenAPI document', () => {
     },
   );
 
-  it('has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log, opt-outs, contact erasures, callbacks, the routing trace, send policies and the sandbox', () => {
+  it("has exactly the 42 operations of the spec under /v1, besides events, attachments, the delivery log, opt-outs, contact erasures, callbacks, the routing trace, a message's events, send policies and the sandbox", () => {
     const expected = Object.values(SPEC_OPERATIONS).flat();
     expect(expected).toHaveLength(42);
     const actual = [...labels].filter(
@@ -208,6 +210,7 @@ describe('the OpenAPI document', () => {
         !CONTACT_ERASURE_OPERATIONS.includes(label) &&
         !CALLBACK_OPERATIONS.includes(label) &&
         !ROUTING_TRACE_OPERATIONS.includes(label) &&
+        !MESSAGE_EVENTS_OPERATIONS.includes(label) &&
         !SEND_POLICY_OPERATIONS.includes(label) &&
         !isSandbox(label),
     );

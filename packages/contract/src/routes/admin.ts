@@ -15,7 +15,11 @@ import {
   CustomerNumberParams,
   NumberRemoved,
 } from '../schemas/admin';
-import { AdminListMessagesQuery, AdminMessageList } from '../schemas/admin-messages';
+import {
+  AdminListMessagesQuery,
+  AdminMessageDetail,
+  AdminMessageList,
+} from '../schemas/admin-messages';
 import { OperatorStats, OperatorStatsQuery } from '../schemas/admin-stats';
 import { envelope, errors } from '../schemas/common';
 import {
@@ -33,6 +37,8 @@ import {
   InstanceIdParams,
   UpdateInstanceRequest,
 } from '../schemas/instance';
+import { MessagePathParams } from '../schemas/message';
+import { MessageEventList, MessageEventsQuery } from '../schemas/message-events';
 import { ListOptOutsQuery, OptOutList } from '../schemas/opt-out';
 import {
   InstanceSendPolicy,
@@ -324,6 +330,28 @@ export const adminContract = c.router(
       responses: {
         200: envelope(AdminMessageList),
         ...errors('VALIDATION_ERROR', 'INVALID_PHONE_NUMBER', 'INVALID_RECIPIENT'),
+      },
+      metadata: admin,
+    },
+    getMessage: {
+      method: 'GET',
+      path: '/admin/v1/messages/:id',
+      summary: 'Get a message of any customer',
+      description: `The message as its customer's \`GET /v1/messages/{id}\` answers it, with its \`customerId\` and its routing trace (\`GET /v1/messages/{id}/routing\`). An unknown or deleted message answers \`NOT_FOUND\`. ${OPERATOR_NOTE}`,
+      pathParams: MessagePathParams,
+      responses: { 200: envelope(AdminMessageDetail), ...errors('NOT_FOUND') },
+      metadata: admin,
+    },
+    listMessageEvents: {
+      method: 'GET',
+      path: '/admin/v1/messages/:id/events',
+      summary: "List a message's events and their deliveries",
+      description: `The events a message of any customer emitted, oldest first, each with every attempt to deliver it, as its customer's \`GET /v1/messages/{id}/events\` answers them. An unknown or deleted message answers \`NOT_FOUND\`. ${OPERATOR_NOTE}`,
+      pathParams: MessagePathParams,
+      query: MessageEventsQuery,
+      responses: {
+        200: envelope(MessageEventList),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
       metadata: admin,
     },

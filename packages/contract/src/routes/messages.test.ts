@@ -42,6 +42,7 @@ describe('the Messages operations', () => {
     ['listScheduled', 'get', '/v1/messages/scheduled', 'messagesListScheduled', false],
     ['get', 'get', '/v1/messages/{id}', 'messagesGet', false],
     ['routing', 'get', '/v1/messages/{id}/routing', 'messagesRouting', false],
+    ['listEvents', 'get', '/v1/messages/{id}/events', 'messagesListEvents', false],
     ['retry', 'post', '/v1/messages/{id}/retry', 'messagesRetry', false],
     ['unsend', 'post', '/v1/messages/{id}/unsend', 'messagesUnsend', false],
     ['edit', 'put', '/v1/messages/{id}', 'messagesEdit', true],
@@ -50,7 +51,7 @@ describe('the Messages operations', () => {
     ['cancelSchedule', 'delete', '/v1/messages/{id}/schedule', 'messagesCancelSchedule', false],
   ] as const;
 
-  it('has exactly the eleven route keys', () => {
+  it('has exactly the twelve route keys', () => {
     expect(Object.keys(messagesContract).sort()).toEqual(table.map(([key]) => key).sort());
   });
 
@@ -133,6 +134,9 @@ describe('the Messages operations', () => {
       ref('MessageList'),
     );
     expect(dataSchema(operation('get', '/v1/messages/{id}'), '200')).toEqual(ref('Message'));
+    expect(dataSchema(operation('get', '/v1/messages/{id}/events'), '200')).toEqual(
+      ref('MessageEventList'),
+    );
     expect(dataSchema(operation('post', '/v1/messages/{id}/retry'), '202')).toEqual(
       ref('RetryResult'),
     );

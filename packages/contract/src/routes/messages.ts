@@ -14,6 +14,7 @@ import {
   RetryResult,
   SendMessageResult,
 } from '../schemas/message';
+import { MessageEventList, MessageEventsQuery } from '../schemas/message-events';
 import { MessageRouting } from '../schemas/routing-trace';
 import { SendMessageHeaders, SendMessageRequest } from '../schemas/send-request';
 
@@ -98,6 +99,20 @@ export const messagesContract = c.router(
         'Why the message went where it went: every channel and instance considered or tried, oldest first, across the send and its retries, each with its decision (`skipped`, `tried`, `accepted`, `refused`, `failed`, `waited`, `blocked`) and reason (a capability answer and its age, a provider refusal and its code, an opt-out, a pacing wait), and the upstream id of the send that was accepted. Empty for inbound messages and sends not routed yet. Another customer’s message, or a deleted one, answers `NOT_FOUND`.',
       pathParams: MessagePathParams,
       responses: { 200: envelope(MessageRouting), ...errors('NOT_FOUND') },
+      metadata,
+    },
+    listEvents: {
+      method: 'GET',
+      path: '/v1/messages/:id/events',
+      summary: "List a message's events and their deliveries",
+      description:
+        'The events the message emitted (`message.queued`, `message.sent`, `message.delivered`, a reaction on it…), oldest first, with cursor pagination; each with every attempt to deliver it: per webhook (its id, URL and attempts, as its delivery log lists them) and to the message’s `callbackUrl`. Another customer’s message, or a deleted one, answers `NOT_FOUND`.',
+      pathParams: MessagePathParams,
+      query: MessageEventsQuery,
+      responses: {
+        200: envelope(MessageEventList),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
       metadata,
     },
     retry: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { component, doc } from '../schema-annotations';
 import { Pagination, Uuid } from './common';
 import { ListMessagesQuery, Message } from './message';
+import { MessageRouting } from './routing-trace';
 
 /** `GET /admin/v1/messages` query: the customer list's filters, across customers or for one. */
 export const AdminListMessagesQuery = ListMessagesQuery.extend({
@@ -32,3 +33,16 @@ export const AdminMessageList = component(
 );
 /** A page of messages across customers. */
 export type AdminMessageList = z.infer<typeof AdminMessageList>;
+
+/** `GET /admin/v1/messages/{id}`: a message of any customer, its customer and its routing trace. */
+export const AdminMessageDetail = component(
+  'AdminMessageDetail',
+  AdminMessage.extend({
+    routing: doc(MessageRouting, {
+      description: 'Its routing trace, as `GET /v1/messages/{id}/routing` answers it.',
+    }),
+  }),
+  { description: 'A message of any customer, with its `customerId` and its routing trace.' },
+);
+/** A message of any customer with its routing trace. */
+export type AdminMessageDetail = z.infer<typeof AdminMessageDetail>;

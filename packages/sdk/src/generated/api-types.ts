@@ -36,12 +36,12 @@ export type CallbackDelivery = {
   id: string;
   createdAt: string;
   attempt: number;
-  error: null | string;
   eventId: string;
+  eventType: string;
+  trigger: 'event' | 'retry' | 'test' | 'redelivery';
   statusCode: null | number;
   durationMs: null | number;
-  eventType: string;
-  trigger: 'retry' | 'test' | 'event' | 'redelivery';
+  error: null | string;
   attemptedAt: null | string;
   nextAttemptAt: null | string;
 };
@@ -195,8 +195,8 @@ export type CreatedWebhook = {
   id: string;
   createdAt: string;
   updatedAt: string;
-  name: null | string;
   events: WebhookEventSelector[];
+  name: null | string;
   active: boolean;
   secret?: undefined | string;
 };
@@ -245,9 +245,9 @@ export type EraseContactRequest = {
 export type ErasureCounts = {
   messages: number;
   attachments: number;
+  events: number;
   reactions: number;
   chats: number;
-  events: number;
   deliveries: number;
   groupsLeft: number;
   receipts: number;
@@ -590,6 +590,33 @@ export type MessageEffect =
   | 'invisibleInk'
   | 'echo'
   | 'love';
+
+/** One event a message emitted, with its deliveries. */
+export type MessageEvent = {
+  type: EventType;
+  id: string;
+  createdAt: string;
+  webhooks: MessageEventWebhook[];
+  callbackDeliveries: CallbackDelivery[];
+};
+
+/** A page of a message's events, oldest first.
+ * A page of a message's events. */
+export type MessageEventList = {
+  pagination: {
+    hasMore: boolean;
+    nextCursor: null | string;
+  };
+  events: MessageEvent[];
+};
+
+/** One webhook's delivery of one event: the webhook and every attempt it took.
+ * One webhook's delivery of one event. */
+export type MessageEventWebhook = {
+  url: string;
+  webhookId: string;
+  attempts: WebhookDelivery[];
+};
 
 /** Data of `message.fallback`. */
 export type MessageFallbackData = {
@@ -1210,8 +1237,8 @@ export type Webhook = {
   id: string;
   createdAt: string;
   updatedAt: string;
-  name: null | string;
   events: WebhookEventSelector[];
+  name: null | string;
   active: boolean;
 };
 
@@ -1228,13 +1255,13 @@ export type WebhookDelivery = {
   id: string;
   createdAt: string;
   attempt: number;
-  error: null | string;
+  webhookId: string;
   eventId: string;
+  eventType: string;
+  trigger: 'event' | 'retry' | 'test' | 'redelivery';
   statusCode: null | number;
   durationMs: null | number;
-  webhookId: string;
-  eventType: string;
-  trigger: 'retry' | 'test' | 'event' | 'redelivery';
+  error: null | string;
   attemptedAt: null | string;
   nextAttemptAt: null | string;
 };
@@ -1399,7 +1426,6 @@ export type WebhookEvent =
 /** One entry of a webhook's `events` list: a webhook event type or `*`.
  * One entry of a webhook's `events` list. */
 export type WebhookEventSelector =
-  | '*'
   | 'message.queued'
   | 'message.sent'
   | 'message.delivered'
@@ -1424,7 +1450,8 @@ export type WebhookEventSelector =
   | 'facetime.status_changed'
   | 'contact.opted_out'
   | 'contact.opted_in'
-  | 'webhook.test';
+  | 'webhook.test'
+  | '*';
 
 /** Data of `webhook.test`. */
 export type WebhookTestData = {
@@ -1436,10 +1463,10 @@ export type WebhookTestData = {
  * The outcome of a test delivery. */
 export type WebhookTestResult = {
   delivered: boolean;
-  error: null | string;
   eventId: string;
   statusCode: null | number;
   durationMs: number;
+  error: null | string;
 };
 
 /** A webhook together with its signing secret: the answer of a secret rotation.
@@ -1449,8 +1476,8 @@ export type WebhookWithSecret = {
   id: string;
   createdAt: string;
   updatedAt: string;
-  name: null | string;
   events: WebhookEventSelector[];
+  name: null | string;
   secret: string;
   active: boolean;
 };
@@ -1582,6 +1609,14 @@ export interface Operations {
       body: never;
       query: never;
       data: MessageRouting;
+    };
+    listEvents: {
+      body: never;
+      query: {
+        limit?: undefined | number;
+        cursor?: undefined | string;
+      };
+      data: MessageEventList;
     };
     retry: {
       body: never;
@@ -1727,8 +1762,8 @@ export interface Operations {
     update: {
       body: {
         url?: undefined | string;
-        name?: undefined | null | string;
         events?: undefined | WebhookEventSelector[];
+        name?: undefined | null | string;
         secret?: undefined | string;
         active?: undefined | boolean;
       };

@@ -41,6 +41,7 @@ export const routeTable: RouteTable = {
     listScheduled: { method: 'GET', path: '/v1/messages/scheduled', status: 200, auth: true },
     get: { method: 'GET', path: '/v1/messages/:id', status: 200, auth: true },
     routing: { method: 'GET', path: '/v1/messages/:id/routing', status: 200, auth: true },
+    listEvents: { method: 'GET', path: '/v1/messages/:id/events', status: 200, auth: true },
     retry: { method: 'POST', path: '/v1/messages/:id/retry', status: 202, auth: true },
     unsend: { method: 'POST', path: '/v1/messages/:id/unsend', status: 200, auth: true },
     edit: { method: 'PUT', path: '/v1/messages/:id', status: 200, auth: true },

@@ -28,6 +28,10 @@ export type MessageResponse = RouteData<Operations['messages']['get']>;
 export type MessageListItem = RouteItem<Operations['messages']['list'], 'messages'>;
 /** The answer of {@link Messages.routing}: the message's routing trace, oldest step first. */
 export type MessageRoutingResponse = RouteData<Operations['messages']['routing']>;
+/** The query of {@link Messages.listEvents}. */
+export type MessageListEventsParams = RouteQuery<Operations['messages']['listEvents']>;
+/** One event a message emitted, with every attempt to deliver it (per webhook, and to its callback URL). */
+export type MessageEventItem = RouteItem<Operations['messages']['listEvents'], 'events'>;
 /** The answer of {@link Messages.retry}. */
 export type MessageRetryResponse = RouteData<Operations['messages']['retry']>;
 /** The body of {@link Messages.edit}. */
@@ -88,6 +92,28 @@ export class Messages extends APIResource {
    */
   routing(id: string, options?: RequestOptions): APIPromise<MessageRoutingResponse> {
     return callRoute(this._transport, routes.routing, { params: { id } }, options);
+  }
+
+  /**
+   * The events the message emitted, oldest first, each with its delivery attempts: per webhook
+   * (id, URL, attempts) and to the message's `callbackUrl`; `for await` walks every page.
+   * @example
+   * for await (const event of client.messages.listEvents(id)) {
+   *   for (const hook of event.webhooks) console.log(event.type, hook.url, hook.attempts.at(-1)?.status);
+   * }
+   */
+  listEvents(
+    id: string,
+    params: MessageListEventsParams = {},
+    options?: RequestOptions,
+  ): PagePromise<MessageEventItem> {
+    return listRoute(
+      this._transport,
+      routes.listEvents,
+      'events',
+      { params: { id }, query: params },
+      options,
+    );
   }
 
   /**

@@ -198,13 +198,34 @@ function dataRoutes(
 }
 
 /** The operator API's view of the traffic: messages across customers and recent stats. */
-function trafficRoutes(services: Services): Pick<AdminRoutes, 'listMessages' | 'getStats'> {
+function trafficRoutes(
+  services: Services,
+): Pick<AdminRoutes, 'listMessages' | 'getMessage' | 'listMessageEvents' | 'getStats'> {
   return {
     listMessages: async ({ request, query }) => {
       const { customerId, ...filters } = query;
       const page = await services.messages.list(customerId, filters);
       return ok(request, 200, await toAdminMessageList(services.messageViews, page));
     },
+
+    getMessage: async ({ request, params }) => {
+      const message = await services.messages.getInAnyCustomer(params.id);
+      return ok(request, 200, {
+        ...(await services.messageViews.message(message)),
+        customerId: message.customerId,
+        routing: await services.messages.routingOf(message),
+      });
+    },
+
+    listMessageEvents: async ({ request, params, query }) =>
+      ok(
+        request,
+        200,
+        await services.messageEventLog.list(
+          await services.messages.getInAnyCustomer(params.id),
+          query,
+        ),
+      ),
 
     getStats: async ({ request, query }) => ok(request, 200, await services.stats.count(query)),
   };

@@ -2,6 +2,7 @@ import type { contract } from '@switchboard/contract';
 import type { RouterImplementation } from '@ts-rest/fastify';
 import { DomainError } from '../domain/domain-error';
 import type { MessageActions } from '../domain/messages/message-actions';
+import type { MessageEventLog } from '../domain/messages/message-event-log';
 import type { MessageService } from '../domain/messages/message-service';
 import { type MessageViews, toSendResult } from '../domain/messages/message-view';
 import { customerOf } from '../http/authentication';
@@ -32,13 +33,15 @@ export interface MessageRouteServices {
   messageActions: MessageActions;
   /** Shows stored messages as the API's `Message`. */
   messageViews: MessageViews;
+  /** A message's events with their delivery attempts. */
+  messageEventLog: MessageEventLog;
 }
 
 /** The `/v1/messages` routes. */
 export function messagesRoutes(
   services: MessageRouteServices,
 ): RouterImplementation<typeof contract.messages> {
-  const { messages, messageActions, messageViews } = services;
+  const { messages, messageActions, messageViews, messageEventLog } = services;
   return {
     send: async ({ body, headers, request, reply }) => {
       const idempotencyKey = idempotencyKeyOf(body.idempotencyKey, headers['idempotency-key']);
@@ -68,6 +71,12 @@ export function messagesRoutes(
       ),
     routing: async ({ params, request }) =>
       ok(request, 200, await messages.routing(customerOf(request).id, params.id)),
+    listEvents: async ({ params, query, request }) =>
+      ok(
+        request,
+        200,
+        await messageEventLog.list(await messages.get(customerOf(request).id, params.id), query),
+      ),
     retry: async ({ params, request }) => {
       const message = await messages.retry(
         customerOf(request).id,

@@ -167,6 +167,11 @@ export interface DeliveryRepository {
     webhookId: string,
     query: DeliveryPageQuery,
   ): Promise<DeliveryRecord[]>;
+  /**
+   * Every attempt of the customer's events `eventIds`, webhook and callback alike, oldest first
+   * (a seek per event on `webhook_deliveries_event_idx`).
+   */
+  listForEvents(customerId: string, eventIds: readonly string[]): Promise<DeliveryRecord[]>;
   /** A page of the customer's attempts to its messages' callback URLs, newest first. */
   listCallbacks(customerId: string, query: DeliveryPageQuery): Promise<DeliveryRecord[]>;
   /**

@@ -21,6 +21,14 @@ export interface EventRecord {
   createdAt: Date;
 }
 
+/** A page of one message's events: at most `limit`, after `after` (by time, then id). */
+export interface MessageEventPageQuery {
+  /** At most this many events. */
+  limit: number;
+  /** Only events recorded after this one (the cursor). */
+  after?: { createdAt: Date; id: string };
+}
+
 /** The event log (the outbox). Every query is scoped by customer. */
 export interface EventRepository {
   /**
@@ -38,5 +46,14 @@ export interface EventRepository {
     customerId: string,
     after: { createdAt: Date; id: string },
     limit: number,
+  ): Promise<EventRecord[]>;
+  /**
+   * The customer's events about one message, oldest first (by time, then id), one page: a seek on
+   * the partial index `events_message_idx`, never a scan of the customer's events.
+   */
+  listByMessage(
+    customerId: string,
+    messageId: string,
+    query: MessageEventPageQuery,
   ): Promise<EventRecord[]>;
 }

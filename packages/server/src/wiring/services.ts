@@ -9,6 +9,7 @@ import { DeliveryWatchdog } from '../domain/delivery-watchdog/delivery-watchdog'
 import { HealthService } from '../domain/health/health-service';
 import { IngressService } from '../domain/ingress/ingress-service';
 import { InstanceService } from '../domain/instances/instance-service';
+import { MessageEventLog } from '../domain/messages/message-event-log';
 import { MessageViews } from '../domain/messages/message-view';
 import { NumberService } from '../domain/numbers/number-service';
 import { OptOutLedger } from '../domain/opt-outs/opt-out-ledger';
@@ -68,6 +69,8 @@ export interface Services extends DataLifecycleServices {
   messageActions: MessagingServices['messageActions'];
   /** Shows stored messages as the API's `Message` (download URLs signed at each read). */
   messageViews: MessageViews;
+  /** The events a message emitted, with their delivery attempts. */
+  messageEventLog: MessageEventLog;
   /** Capability checks. */
   capabilities: MessagingServices['capabilities'];
   /** The worker that hands queued messages to providers (started by the app). */
@@ -289,6 +292,7 @@ export function createServices(
     ...(webhookWakeUp ? { webhookWakeUp } : {}),
     ...messaging,
     messageViews: new MessageViews(attachmentSigner),
+    messageEventLog: new MessageEventLog(store),
     attachmentSigner,
     ...chatServices,
     optOuts,

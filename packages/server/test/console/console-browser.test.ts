@@ -185,6 +185,10 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
       .getByText((steps[0] as { detail: string }).detail)
       .first()
       .waitFor();
+    // The events it emitted, each with its deliveries: no webhook yet.
+    const events = page.getByRole('region', { name: 'Events and their deliveries' });
+    await events.getByText('message.queued').first().waitFor();
+    await events.getByText('Delivered to no webhook.').first().waitFor();
     await screenshot('message');
     await expectAccessible();
 
@@ -225,6 +229,36 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
     await refreshUntilShown(redelivered, refresh);
     expect(hook.requests.length).toBe(2);
     await screenshot('webhooks');
+    await expectAccessible();
+
+    // A message sent now shows, on its page, its events and each one's delivery to the webhook.
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: bearer(key),
+      payload: { to: '+14155550125', content: { text: 'Tracked' } },
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
+    const id = bodyOf<{ data: { id: string } }>(sent).data.id;
+    await page.goto(`${origin}/console#/messages/${id}`);
+    const events = page.getByRole('region', { name: 'Events and their deliveries' });
+    const queued = events
+      .getByRole('table', { name: `message.queued to ${label}` })
+      .getByRole('row')
+      .filter({ hasText: 'delivered' })
+      .filter({ hasText: '200' });
+    await refreshUntilShown(queued, events.getByRole('button', { name: 'Refresh the events' }));
+    await queued
+      .first()
+      .getByRole('button', { name: /^Redeliver/ })
+      .click();
+    const again = events
+      .getByRole('table', { name: `message.queued to ${label}` })
+      .getByRole('row')
+      .filter({ hasText: 'redelivery' })
+      .filter({ hasText: 'delivered' });
+    await refreshUntilShown(again, events.getByRole('button', { name: 'Refresh the events' }));
+    await screenshot('message-events');
     await expectAccessible();
   });
 

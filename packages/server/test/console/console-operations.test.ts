@@ -58,7 +58,7 @@ async function storedInstance(): Promise<Instance> {
 describe('the console’s operator and sandbox tools in a real browser', { timeout: 90_000 }, () => {
   it("searches every customer's messages for the operator, by customer and channel", async () => {
     await send(acme.key, '+14155550102', 'Acme hello');
-    await send(acme.key, '+14155550111', 'Acme falls back to SMS');
+    const fallback = await send(acme.key, '+14155550111', 'Acme falls back to SMS');
     await send(globex.key, '+14155550103', 'Globex <i>hello</i>');
     await signIn(page, origin, ADMIN_TOKEN);
     await page.getByRole('link', { name: 'Messages' }).click();
@@ -83,6 +83,31 @@ describe('the console’s operator and sandbox tools in a real browser', { timeo
       })
       .toBe(1);
     expect(await table.getByRole('row').count()).toBe(2);
+
+    // The row opens the message through the operator's routes: its customer, its routing trace
+    // and the events it emitted.
+    await table
+      .getByRole('row')
+      .filter({ hasText: 'Acme falls back to SMS' })
+      .getByRole('link')
+      .click();
+    await page.getByRole('heading', { name: `Message ${fallback}` }).waitFor();
+    await page.getByRole('link', { name: 'Acme' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Routing trace' })
+      .getByRole('listitem')
+      .first()
+      .waitFor();
+    const events = page.getByRole('region', { name: 'Events and their deliveries' });
+    await events.getByText('message.queued').first().waitFor();
+    await events.getByText('message.fallback').first().waitFor();
+    expect(await events.getByRole('button', { name: /^Redeliver/ }).count()).toBe(0);
+    await saveScreenshot(page, 'operator-message');
+    await expectAccessible(page);
+    // An unknown message answers the API's refusal.
+    await page.goto(`${origin}/console#/messages/msg_01936f1c-8a9e-7c3b-9d2e-4f5a6b7c8d9e`);
+    await page.getByRole('alert').getByText('NOT_FOUND').first().waitFor();
+    await page.goto(`${origin}/console#/messages`);
   });
 
   it('shows the last hour at a glance on the Overview', async () => {

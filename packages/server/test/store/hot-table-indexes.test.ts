@@ -29,6 +29,8 @@ const HOT_TABLE_INDEXES: Record<string, Record<string, string>> = {
   message_attempts: {},
   events: {
     events_customer_created_idx: 'GET /v1/events replay and the event log',
+    events_message_idx:
+      "GET /v1/messages/{id}/events, a message's events oldest first (partial: events about a message only)",
   },
   webhook_deliveries: {
     webhook_deliveries_pending_target_idx:
@@ -135,6 +137,21 @@ describe('indexes of the hot tables', () => {
       const failed =
         "select count(*) from webhook_deliveries where status in ('retrying', 'failed') and attempted_at >= 1";
       expect(plan(failed)).toContain('webhook_deliveries_failed_attempted_idx');
+    });
+  });
+
+  it("serve a message's events from the partial message index, and their attempts by event", async () => {
+    await withQueryPlans((plan) => {
+      // The shapes of listByMessage (first page and after a cursor) and listForEvents.
+      for (const query of [
+        "select * from events where message_id = 'm' and customer_id = 'c' order by created_at, id limit 51",
+        "select * from events where message_id = 'm' and customer_id = 'c' and (created_at > 1 or (created_at = 1 and id > 'e')) order by created_at, id limit 51",
+      ]) {
+        expect(plan(query), query).toContain('USING INDEX events_message_idx (message_id=?');
+      }
+      const attempts =
+        "select * from webhook_deliveries where event_id in ('e1', 'e2') and customer_id = 'c' order by id";
+      expect(plan(attempts)).toContain('USING INDEX webhook_deliveries_event_idx (event_id=?)');
     });
   });
 });

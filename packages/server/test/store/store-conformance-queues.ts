@@ -305,6 +305,54 @@ export function describeQueueConformance(name: string, openStore: () => Promise<
         expect(later.map((e) => e.id)).toEqual(['e2', 'e3']);
       }));
 
+    it("lists a message's events oldest first after a cursor, and the attempts of events", () =>
+      withSeededStore(async (store) => {
+        await seedDeliveryQueue(store);
+        const event = (
+          id: string,
+          seconds: number,
+          messageId: string | null,
+          customerId = 'c1',
+        ) => ({
+          id,
+          customerId,
+          type: 'message.sent' as const,
+          payload: `{"id":"${id}"}`,
+          correlationId: 'cor',
+          messageId,
+          callbackUrl: null,
+          createdAt: at(seconds),
+        });
+        await store.events.insert(event('m2', 1, 'msg_a'), [delivery('d2', { eventId: 'm2' })]);
+        await store.events.insert(event('m1', 1, 'msg_a'));
+        await store.events.insert(event('m3', 2, 'msg_a'), [
+          delivery('d3', { eventId: 'm3' }),
+          delivery('d4', { eventId: 'm3', webhookId: null, targetUrl: 'https://example.com/cb' }),
+        ]);
+        await store.events.insert(event('n1', 1, 'msg_b'));
+        await store.events.insert(event('x1', 1, null));
+        const all = await store.events.listByMessage('c1', 'msg_a', { limit: 10 });
+        expect(all.map((e) => e.id)).toEqual(['m1', 'm2', 'm3']);
+        expect(all[0]).toEqual(event('m1', 1, 'msg_a'));
+        const first = await store.events.listByMessage('c1', 'msg_a', { limit: 1 });
+        expect(first.map((e) => e.id)).toEqual(['m1']);
+        const after = await store.events.listByMessage('c1', 'msg_a', {
+          limit: 10,
+          after: { createdAt: at(1), id: 'm1' },
+        });
+        expect(after.map((e) => e.id)).toEqual(['m2', 'm3']);
+        expect(await store.events.listByMessage('c2', 'msg_a', { limit: 10 })).toEqual([]);
+
+        const attempts = await store.deliveries.listForEvents('c1', ['m2', 'm3', 'm1']);
+        expect(attempts).toEqual([
+          delivery('d2', { eventId: 'm2' }),
+          delivery('d3', { eventId: 'm3' }),
+          delivery('d4', { eventId: 'm3', webhookId: null, targetUrl: 'https://example.com/cb' }),
+        ]);
+        expect(await store.deliveries.listForEvents('c2', ['m2'])).toEqual([]);
+        expect(await store.deliveries.listForEvents('c1', [])).toEqual([]);
+      }));
+
     it('keeps one active webhook per url and event set, and finds subscribers', () =>
       withSeededStore(async (store) => {
         const hook = {

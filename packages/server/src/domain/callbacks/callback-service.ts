@@ -1,36 +1,17 @@
 import type {
-  CallbackDelivery,
   CallbackDeliveryList,
   CallbackDeliveryQuery,
   CallbackSecret,
 } from '@switchboard/contract';
 import type { Clock } from '../../clock';
 import type { CallbackSecretRecord } from '../../store/callback-secret-repository';
-import type { DeliveryRecord } from '../../store/delivery-repository';
 import type { Store } from '../../store/store';
 import { deliveryPage, deliveryPageQuery } from '../webhooks/delivery-log';
 import { generateWebhookSecret } from '../webhooks/webhook-secret';
+import { toCallbackDeliveryView } from './callback-delivery-view';
 
 function toSecretView(record: CallbackSecretRecord): CallbackSecret {
   return { secret: record.secret, createdAt: record.createdAt.toISOString() };
-}
-
-function toCallbackDeliveryView(record: DeliveryRecord): CallbackDelivery {
-  return {
-    id: record.id,
-    url: record.targetUrl ?? '',
-    eventId: record.eventId,
-    eventType: record.eventType,
-    attempt: record.attempt,
-    trigger: record.trigger,
-    status: record.status,
-    statusCode: record.statusCode,
-    durationMs: record.durationMs,
-    error: record.error,
-    createdAt: record.createdAt.toISOString(),
-    attemptedAt: record.attemptedAt?.toISOString() ?? null,
-    nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,
-  };
 }
 
 /**

@@ -139,10 +139,25 @@ export class MessageService {
     return visible(await this.#options.store.messages.findById(customerId, id), id);
   }
 
+  /**
+   * A message of any customer: the operator's view.
+   * @throws {DomainError} NOT_FOUND when it does not exist or is deleted.
+   */
+  async getInAnyCustomer(id: string): Promise<MessageRecord> {
+    return visible(await this.#options.store.messages.findByIdInAnyCustomer(id), id);
+  }
+
   /** The routing trace of a customer's message, oldest step first (404 as {@link get}). */
   async routing(customerId: string, id: string): Promise<MessageRouting> {
-    const message = await this.get(customerId, id);
-    const steps = await this.#options.store.routingSteps.listByMessage(customerId, message.id);
+    return this.routingOf(await this.get(customerId, id));
+  }
+
+  /** The routing trace of a message already found, oldest step first. */
+  async routingOf(message: MessageRecord): Promise<MessageRouting> {
+    const steps = await this.#options.store.routingSteps.listByMessage(
+      message.customerId,
+      message.id,
+    );
     return toMessageRouting(message.id, steps);
   }
 

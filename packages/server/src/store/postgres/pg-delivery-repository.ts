@@ -1,5 +1,6 @@
 import {
   and,
+  asc,
   count,
   desc,
   eq,
@@ -219,6 +220,22 @@ export class PgDeliveryRepository implements DeliveryRepository {
     return this.#page(
       ofWebhook(customerId, webhookId, ...this.#pageConditions(query)),
       query.limit,
+    );
+  }
+
+  listForEvents(customerId: string, eventIds: readonly string[]): Promise<DeliveryRecord[]> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            inArray(webhookDeliveries.eventId, [...eventIds]),
+            eq(webhookDeliveries.customerId, customerId),
+          ),
+        )
+        .orderBy(asc(webhookDeliveries.id)),
     );
   }
 

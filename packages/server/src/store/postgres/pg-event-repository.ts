@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
 import type { DeliveryRecord } from '../delivery-repository';
-import type { EventRecord, EventRepository } from '../event-repository';
+import type { EventRecord, EventRepository, MessageEventPageQuery } from '../event-repository';
 import { first, type PgExecutor } from './pg-executor';
 import { preparedInsert, preparedInsertPair } from './pg-prepared-query';
 import { events, webhookDeliveries } from './pg-schema-events';
@@ -62,6 +62,33 @@ export class PgEventRepository implements EventRepository {
         )
         .orderBy(asc(events.createdAt), asc(events.id))
         .limit(limit),
+    );
+  }
+
+  listByMessage(
+    customerId: string,
+    messageId: string,
+    query: MessageEventPageQuery,
+  ): Promise<EventRecord[]> {
+    const { after } = query;
+    return this.run((db) =>
+      db
+        .select()
+        .from(events)
+        .where(
+          and(
+            eq(events.messageId, messageId),
+            eq(events.customerId, customerId),
+            after === undefined
+              ? undefined
+              : or(
+                  gt(events.createdAt, after.createdAt),
+                  and(eq(events.createdAt, after.createdAt), gt(events.id, after.id)),
+                ),
+          ),
+        )
+        .orderBy(asc(events.createdAt), asc(events.id))
+        .limit(query.limit),
     );
   }
 }

@@ -22,9 +22,14 @@ export const events = pgTable(
     createdAt: timestamp('created_at').notNull(),
   },
   (table) => [
-    // The replay and the event log. No index on `message_id`: no query reads a message's events,
-    // and each of a message's three events paid for one (docs/decisions/0359-no-index-on-an-event-s-message.md).
+    // The replay and the event log.
     index('events_customer_created_idx').on(table.customerId, table.createdAt),
+    // A message's events, oldest first (GET /v1/messages/{id}/events). Partial: events about no
+    // message (typing, chats, FaceTime, WhatsApp status) never pay for it
+    // (docs/decisions/0569-a-message-s-events-through-a-partial-index.md).
+    index('events_message_idx')
+      .on(table.messageId, table.createdAt)
+      .where(sql`${table.messageId} is not null`),
   ],
 );
 

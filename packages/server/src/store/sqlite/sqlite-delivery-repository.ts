@@ -1,9 +1,11 @@
 import {
   and,
+  asc,
   count,
   desc,
   eq,
   gte,
+  inArray,
   isNotNull,
   isNull,
   lt,
@@ -220,6 +222,23 @@ export class SqliteDeliveryRepository implements DeliveryRepository {
         // UUID v7 ids grow with creation time: id order is creation order.
         .orderBy(desc(webhookDeliveries.id))
         .limit(query.limit)
+        .all(),
+    );
+  }
+
+  listForEvents(customerId: string, eventIds: readonly string[]): Promise<DeliveryRecord[]> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.run((db) =>
+      db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            inArray(webhookDeliveries.eventId, [...eventIds]),
+            eq(webhookDeliveries.customerId, customerId),
+          ),
+        )
+        .orderBy(asc(webhookDeliveries.id))
         .all(),
     );
   }

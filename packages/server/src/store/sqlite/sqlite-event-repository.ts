@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, ne, or } from 'drizzle-orm';
 import type { DeliveryRecord } from '../delivery-repository';
-import type { EventRecord, EventRepository } from '../event-repository';
+import type { EventRecord, EventRepository, MessageEventPageQuery } from '../event-repository';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import { events, webhookDeliveries } from './schema-events';
@@ -48,6 +48,34 @@ export class SqliteEventRepository implements EventRepository {
         )
         .orderBy(asc(events.createdAt), asc(events.id))
         .limit(limit)
+        .all(),
+    );
+  }
+
+  listByMessage(
+    customerId: string,
+    messageId: string,
+    query: MessageEventPageQuery,
+  ): Promise<EventRecord[]> {
+    const { after } = query;
+    return this.run((db) =>
+      db
+        .select()
+        .from(events)
+        .where(
+          and(
+            eq(events.messageId, messageId),
+            eq(events.customerId, customerId),
+            after === undefined
+              ? undefined
+              : or(
+                  gt(events.createdAt, after.createdAt),
+                  and(eq(events.createdAt, after.createdAt), gt(events.id, after.id)),
+                ),
+          ),
+        )
+        .orderBy(asc(events.createdAt), asc(events.id))
+        .limit(query.limit)
         .all(),
     );
   }

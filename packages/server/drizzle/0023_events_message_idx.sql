@@ -1,0 +1,1 @@
+CREATE INDEX `events_message_idx` ON `events` (`message_id`,`created_at`) WHERE "events"."message_id" is not null;
