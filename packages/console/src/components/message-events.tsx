@@ -2,6 +2,7 @@ import type { MessageEvent, WebhookDelivery } from '@switchboard/contract';
 import { useLoad } from '../use-load';
 import { ActionButton } from './action-button';
 import { Pager, useCursorPages } from './pager';
+import { ResponseExcerpt } from './response-excerpt';
 import { StatusView } from './status-view';
 
 /** A page of a message's events, whichever API answered it. */
@@ -29,7 +30,14 @@ function AttemptsTable({
   attempts: ReadonlyArray<
     Pick<
       WebhookDelivery,
-      'id' | 'attempt' | 'trigger' | 'status' | 'statusCode' | 'durationMs' | 'error'
+      | 'id'
+      | 'attempt'
+      | 'trigger'
+      | 'status'
+      | 'statusCode'
+      | 'durationMs'
+      | 'error'
+      | 'responseBody'
     > & { attemptedAt: string | null; createdAt: string }
   >;
   redeliver?: (attemptId: string) => Promise<unknown>;
@@ -46,6 +54,7 @@ function AttemptsTable({
           <th scope="col">HTTP</th>
           <th scope="col">Time</th>
           <th scope="col">Error</th>
+          <th scope="col">Response</th>
           {redeliver && <th scope="col">Action</th>}
         </tr>
       </thead>
@@ -59,6 +68,9 @@ function AttemptsTable({
             <td>{attempt.statusCode ?? ''}</td>
             <td>{attempt.durationMs === null ? '' : `${attempt.durationMs} ms`}</td>
             <td class="text">{attempt.error ?? ''}</td>
+            <td class="text">
+              <ResponseExcerpt body={attempt.responseBody} />
+            </td>
             {redeliver && (
               <td>
                 <ActionButton

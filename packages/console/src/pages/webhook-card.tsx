@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { customerClient } from '../clients';
 import { ActionButton } from '../components/action-button';
 import { Pager, useCursorPages } from '../components/pager';
+import { ResponseExcerpt } from '../components/response-excerpt';
 import { StatusView } from '../components/status-view';
 import { useLoad } from '../use-load';
 
@@ -60,6 +61,7 @@ export function WebhookCard({ token, webhook }: { token: string; webhook: Webhoo
                   <th scope="col">HTTP</th>
                   <th scope="col">Time</th>
                   <th scope="col">Error</th>
+                  <th scope="col">Response</th>
                   <th scope="col">Action</th>
                 </tr>
               </thead>
@@ -74,6 +76,9 @@ export function WebhookCard({ token, webhook }: { token: string; webhook: Webhoo
                     <td>{delivery.statusCode ?? ''}</td>
                     <td>{delivery.durationMs === null ? '' : `${delivery.durationMs} ms`}</td>
                     <td class="text">{delivery.error ?? ''}</td>
+                    <td class="text">
+                      <ResponseExcerpt body={delivery.responseBody} />
+                    </td>
                     <td>
                       <ActionButton
                         label={`Redeliver ${delivery.eventType} attempt ${delivery.attempt}`}

@@ -38,6 +38,7 @@ const CALLBACK_DELIVERY_EXAMPLE = {
   statusCode: 200,
   durationMs: 98,
   error: null,
+  responseBody: 'ok',
   createdAt: '2026-11-21T10:00:01.000Z',
   attemptedAt: '2026-11-21T10:00:01.020Z',
   nextAttemptAt: null,

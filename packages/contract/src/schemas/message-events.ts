@@ -74,6 +74,7 @@ export const MessageEvent = component(
               statusCode: 200,
               durationMs: 143,
               error: null,
+              responseBody: 'ok',
               createdAt: '2026-11-21T10:00:01.000Z',
               attemptedAt: '2026-11-21T10:00:01.020Z',
               nextAttemptAt: null,

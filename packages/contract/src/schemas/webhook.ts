@@ -335,6 +335,7 @@ const DELIVERY_EXAMPLE = {
   statusCode: 200,
   durationMs: 143,
   error: null,
+  responseBody: '{"ok":true}',
   createdAt: '2026-11-21T10:00:01.000Z',
   attemptedAt: '2026-11-21T10:00:01.020Z',
   nextAttemptAt: null,
@@ -363,6 +364,10 @@ export const deliveryAttemptShape = {
   }),
   error: doc(z.string().nullable(), {
     description: 'Why the attempt failed (timeout, network error, HTTP status…); null otherwise.',
+  }),
+  responseBody: doc(z.string().nullable(), {
+    description:
+      "The start of the receiver's response body as text (UTF-8, at most 1,024 characters), whatever its status; null while pending, when no response arrived, or when it was empty. Kept for the delivery log, as long as the attempt is (`RETENTION_DELIVERY_LOG_DAYS`).",
   }),
   createdAt: doc(z.string(), {
     format: 'date-time',

@@ -42,6 +42,7 @@ export type CallbackDelivery = {
   statusCode: null | number;
   durationMs: null | number;
   error: null | string;
+  responseBody: null | string;
   attemptedAt: null | string;
   nextAttemptAt: null | string;
 };
@@ -1262,6 +1263,7 @@ export type WebhookDelivery = {
   statusCode: null | number;
   durationMs: null | number;
   error: null | string;
+  responseBody: null | string;
   attemptedAt: null | string;
   nextAttemptAt: null | string;
 };
@@ -1932,7 +1934,7 @@ export interface Operations {
       body: never;
       query: never;
       data: {
-        status: 'degraded' | 'ok';
+        status: 'ok' | 'degraded';
         checks: {
           imessage: {
             status: string;

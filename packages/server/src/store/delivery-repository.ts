@@ -36,6 +36,8 @@ export interface DeliveryRecord {
   durationMs: number | null;
   /** Why it failed. */
   error: string | null;
+  /** The start of the receiver's response body, for the delivery log (at most 1,024 characters, `attempt-plan.ts`). */
+  responseBody: string | null;
   /** When it was queued. */
   createdAt: Date;
   /** When the request was sent. */
@@ -129,6 +131,8 @@ export interface DeliveryResult {
   durationMs: number | null;
   /** Why it failed, if it did. */
   error: string | null;
+  /** The start of the receiver's response body; null when none came (or it was empty). */
+  responseBody: string | null;
   /** When the request was sent; null when no request was made. */
   attemptedAt: Date | null;
   /** When the follow-up attempt is due (status `retrying`). */

@@ -20,6 +20,7 @@ function attempt(overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
     statusCode: null,
     durationMs: null,
     error: null,
+    responseBody: null,
     createdAt: new Date(NOW),
     attemptedAt: null,
     nextAttemptAt: new Date(NOW),
@@ -61,12 +62,23 @@ describe('planAttempt', () => {
         statusCode: 204,
         durationMs: 12,
         error: null,
+        responseBody: null,
         attemptedAt: new Date(NOW),
         nextAttemptAt: null,
       },
       followUp: null,
       streak: 'reset',
     });
+  });
+
+  it("keeps the start of the receiver's answer, never half an emoji, and nothing for an empty one", () => {
+    const answered = (responseBody: string) =>
+      plan(attempt(), { ...outcome('terminal', 400), responseBody }).result.responseBody;
+    expect(answered('{"error":"bad signature"}')).toBe('{"error":"bad signature"}');
+    expect(answered('')).toBeNull();
+    expect(answered('a'.repeat(3000))).toBe('a'.repeat(1024));
+    // An emoji (two UTF-16 units) straddling the cut goes whole or not at all.
+    expect(answered(`${'a'.repeat(1023)}😀tail`)).toBe('a'.repeat(1023));
   });
 
   it('fails a terminal 4xx once, without touching the streak', () => {

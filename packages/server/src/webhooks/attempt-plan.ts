@@ -33,6 +33,23 @@ export interface PlanAttemptInput {
 /** Triggers that make exactly one attempt: an operator's test or redelivery is never retried. */
 const SINGLE_ATTEMPT_TRIGGERS = new Set<DeliveryRecord['trigger']>(['test', 'redelivery']);
 
+/** Characters of a receiver's response body the delivery log keeps. */
+const RESPONSE_EXCERPT_CHARS = 1024;
+
+/**
+ * The start of a response body as the delivery log keeps it: at most
+ * {@link RESPONSE_EXCERPT_CHARS} characters, null when there was none (or it was empty).
+ */
+function responseExcerpt(body: string | null): string | null {
+  if (body === null || body.length === 0) return null;
+  if (body.length <= RESPONSE_EXCERPT_CHARS) return body;
+  // Never half a surrogate pair: an emoji at the cut goes whole or not at all.
+  const last = body.charCodeAt(RESPONSE_EXCERPT_CHARS - 1);
+  const end =
+    last >= 0xd800 && last <= 0xdbff ? RESPONSE_EXCERPT_CHARS - 1 : RESPONSE_EXCERPT_CHARS;
+  return body.slice(0, end);
+}
+
 /**
  * Decides what an attempt's outcome means, per the spec: 2xx delivered (resets the streak); other
  * 4xx terminal (failed once, no effect on the streak); a retryable failure schedules the next
@@ -45,6 +62,7 @@ export function planAttempt(input: PlanAttemptInput): AttemptPlan {
     statusCode: outcome.statusCode,
     durationMs: outcome.durationMs,
     error: outcome.error,
+    responseBody: responseExcerpt(outcome.responseBody),
     attemptedAt,
   };
   if (outcome.kind === 'delivered') {

@@ -30,6 +30,7 @@ export function pendingDelivery(input: PendingDeliveryInput): DeliveryRecord {
     statusCode: null,
     durationMs: null,
     error: null,
+    responseBody: null,
     createdAt: input.createdAt,
     attemptedAt: null,
     nextAttemptAt: input.nextAttemptAt,

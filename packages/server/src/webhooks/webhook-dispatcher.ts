@@ -477,6 +477,7 @@ export class WebhookDispatcher implements Worker {
         statusCode: null,
         durationMs: null,
         error: target.dropped,
+        responseBody: null,
         attemptedAt: null,
         nextAttemptAt: null,
       };

@@ -212,7 +212,12 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: `Send a test event to ${label}` }).click();
     const log = page.getByRole('table', { name: `Deliveries of ${label}` });
     const refresh = page.getByRole('button', { name: `Refresh the delivery log of ${label}` });
-    const failed = log.getByRole('row').filter({ hasText: 'test' }).filter({ hasText: '500' });
+    // The row shows the receiver's own answer beside its status.
+    const failed = log
+      .getByRole('row')
+      .filter({ hasText: 'test' })
+      .filter({ hasText: '500' })
+      .filter({ hasText: 'receiver down' });
     await refreshUntilShown(failed, refresh);
     await expectAccessible();
 

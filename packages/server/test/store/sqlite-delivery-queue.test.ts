@@ -64,6 +64,7 @@ function delivery(overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
     statusCode: null,
     durationMs: null,
     error: null,
+    responseBody: null,
     createdAt: T0,
     attemptedAt: null,
     nextAttemptAt: T0,
@@ -171,6 +172,7 @@ describe('SQLite webhook look-ups and delivery queue', () => {
       statusCode: 200,
       durationMs: 3,
       error: null,
+      responseBody: null,
       attemptedAt: at(20),
       nextAttemptAt: null,
     } as const;

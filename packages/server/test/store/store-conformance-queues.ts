@@ -69,6 +69,7 @@ function delivery(id: string, overrides: Partial<DeliveryRecord> = {}): Delivery
     statusCode: null,
     durationMs: null,
     error: null,
+    responseBody: null,
     createdAt: T0,
     attemptedAt: null,
     nextAttemptAt: T0,
@@ -84,6 +85,7 @@ const DELIVERED = {
   statusCode: 200,
   durationMs: 12,
   error: null,
+  responseBody: '{"received":"✓"}',
   attemptedAt: at(6),
   nextAttemptAt: null,
 } as const;

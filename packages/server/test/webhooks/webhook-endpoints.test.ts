@@ -319,7 +319,9 @@ describe('POST /v1/webhooks/{id}/test', () => {
 
   it('reports a failure without retrying it, and reaches inactive webhooks too', async () => {
     const { app, auth, clock } = await buildWebhookApp();
-    const hook = await receiver((_request, response) => response.writeHead(503).end());
+    // The receiver explains itself at length: the log keeps the start of what it said.
+    const explanation = `{"error":"maintenance","detail":"${'x'.repeat(2000)}"}`;
+    const hook = await receiver((_request, response) => response.writeHead(503).end(explanation));
     const created = await createWebhook(app, auth, { url: `${hook.origin}/h`, events: ['*'] });
     await call(app, auth, 'PATCH', `/v1/webhooks/${created.id}`, { active: false });
     const response = await call(app, auth, 'POST', `/v1/webhooks/${created.id}/test`);
@@ -341,6 +343,7 @@ describe('POST /v1/webhooks/{id}/test', () => {
         statusCode: 503,
         attempt: 1,
         nextAttemptAt: null,
+        responseBody: explanation.slice(0, 1024),
       }),
     ]);
   });

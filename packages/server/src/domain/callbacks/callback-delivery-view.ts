@@ -14,6 +14,7 @@ export function toCallbackDeliveryView(record: DeliveryRecord): CallbackDelivery
     statusCode: record.statusCode,
     durationMs: record.durationMs,
     error: record.error,
+    responseBody: record.responseBody,
     createdAt: record.createdAt.toISOString(),
     attemptedAt: record.attemptedAt?.toISOString() ?? null,
     nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,

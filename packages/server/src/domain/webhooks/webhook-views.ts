@@ -28,6 +28,7 @@ export function toDeliveryView(record: DeliveryRecord & { webhookId: string }): 
     statusCode: record.statusCode,
     durationMs: record.durationMs,
     error: record.error,
+    responseBody: record.responseBody,
     createdAt: record.createdAt.toISOString(),
     attemptedAt: record.attemptedAt?.toISOString() ?? null,
     nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,

@@ -118,6 +118,7 @@ const settlement: Readonly<Record<keyof DeliveryResult, SQL>> = {
   statusCode: raw('statusCode'),
   durationMs: raw('durationMs'),
   error: raw('error'),
+  responseBody: raw('responseBody'),
   attemptedAt: raw('attemptedAt'),
   nextAttemptAt: raw('nextAttemptAt'),
 };

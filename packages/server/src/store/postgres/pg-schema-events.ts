@@ -92,6 +92,8 @@ export const webhookDeliveries = pgTable(
     statusCode: integer('status_code'),
     durationMs: integer('duration_ms'),
     error: text('error'),
+    /** The start of the receiver's response body (at most 1,024 characters). */
+    responseBody: text('response_body'),
     createdAt: timestamp('created_at').notNull(),
     attemptedAt: timestamp('attempted_at'),
     nextAttemptAt: timestamp('next_attempt_at'),
