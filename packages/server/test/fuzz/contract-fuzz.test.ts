@@ -9,7 +9,7 @@ import { ZodFastCheck } from 'zod-fast-check';
 import { timerClockOf } from '../../src/provider-runtime/timer-clock-of';
 import { createSimulatorFactory } from '../../src/providers/simulator/simulator-factory';
 import { adminHeaders, createCustomerWithNumber, createInstance } from '../support/admin-helpers';
-import { bearer, buildTestApp } from '../support/test-app';
+import { bearer, buildTestApp, TEST_STORE } from '../support/test-app';
 
 // A property-based fuzz over every operation of the contract: inputs drawn from each route's own
 // zod schemas, then broken (wrong types, NUL and lone surrogates, huge and deeply nested values,
@@ -19,9 +19,10 @@ import { bearer, buildTestApp } from '../support/test-app';
 // adapter exists, and every URL in a body is replaced by one the URL policy refuses.
 
 /** Runs per route; the whole fuzz makes about this many requests times the number of routes. */
-// 30 inputs a route (~3,100 requests, ~20 ms each on a loaded 2-core host); FUZZ_RUNS sizes a
-// longer run, FUZZ_SEED replays one.
-const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 30);
+// 30 inputs a route on SQLite (~3,100 requests, ~20 ms each on a loaded 2-core host), 10 on
+// PostgreSQL (~1,000: each request is several round trips, ~100 ms on the same host); FUZZ_RUNS
+// sizes a longer run, FUZZ_SEED replays one.
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? (TEST_STORE === 'postgres' ? 10 : 30));
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 
 /** Errors any request can meet before its route runs (router, body parser, limits). */
@@ -342,6 +343,9 @@ describe('a property-based fuzz over every operation', () => {
         });
         const property = fc.asyncProperty(sample, async (drawn) => {
           const request = requestOf(route, drawn, headers);
+          // A `..` path parameter (also as `%2e%2e`) of a route ending in `/events` is the event
+          // stream itself once the path is normalised (`/v1/messages/../events`): never ending.
+          if (new URL(String(request.url), 'http://fuzz').pathname === '/v1/events') return true;
           const response = await app.inject(request);
           requests += 1;
           const reached = reachedRoute(routes, route, route.method, String(request.url));
