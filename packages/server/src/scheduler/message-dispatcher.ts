@@ -214,12 +214,14 @@ export class MessageDispatcher implements Worker {
   /** Takes the message up again once `turn.resume` settles, keeping its pacing reservation. */
   #deferUntil(id: string, turn: NonNullable<DeliveryTurn>): void {
     this.#deferred.add(id);
-    void turn.resume.then(() => {
+    const comeBack = (): void => {
       this.#deferred.delete(id);
       if (this.#stopped || this.#running.has(id)) return;
       this.#waiting.set(id, turn.reserved);
       this.#schedulePump();
-    });
+    };
+    // A resume that fails still brings the message back: its next turn meets the failure.
+    void turn.resume.then(comeBack, comeBack);
   }
 
   /**

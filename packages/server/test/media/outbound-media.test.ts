@@ -328,3 +328,30 @@ describe('transcoding is off the request path and fails clearly', () => {
     expect((await t.waitForStatus(text, 'delivered', 'read')).status).not.toBe('failed');
   });
 });
+
+describe('a server stopping while files are prepared', () => {
+  it('stops without an unhandled rejection from the preparations cut short', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', record);
+    try {
+      const { t } = await mediaApp();
+      const data = base64(await samples.sample('wav'));
+      for (let index = 0; index < 4; index += 1) {
+        await t.sendOk({
+          to: IMESSAGE_CONTACT,
+          routing: { preference: ['imessage'], fallback: false },
+          attachments: [{ data, filename: 'memo.wav', isAudioMessage: true }],
+        });
+      }
+      // Stopped while the memos are read and converted: the store closes under them.
+      await t.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});

@@ -140,7 +140,9 @@ export class OutboundMedia {
     instanceId: string,
   ): Promise<void> | undefined {
     const entry = this.#entry(message, channel, instanceId);
-    return entry.settled ? undefined : entry.outcome.then(() => undefined);
+    // Settles when the preparation failed too: the turn that comes back meets the failure.
+    const settled = (): undefined => undefined;
+    return entry.settled ? undefined : entry.outcome.then(settled, settled);
   }
 
   /** The message's files ready for `channel` on `instanceId` (prepared now, or earlier). */
@@ -173,9 +175,12 @@ export class OutboundMedia {
       settled: false,
       at: now,
     };
-    void entry.outcome.then(() => {
+    // Settled either way: a preparation that failed (the store closed under it as the server
+    // stopped) is reported to the turn that awaits it, never as an unhandled rejection.
+    const settle = (): void => {
       entry.settled = true;
-    });
+    };
+    void entry.outcome.then(settle, settle);
     this.#prepared.set(key, entry);
     return entry;
   }

@@ -187,7 +187,10 @@ export class MessageDelivery {
     // Files to convert are converted while the message waits `queued`, holding no worker.
     const preparing = this.#mediaPreparing(message, stops);
     if (preparing) return { resume: preparing.done, reserved: false };
-    // The number's send policy: counted now, or the message waits `queued` with its hold.
+    // The number's send policy: counted now, or the message waits `queued` with its hold. A
+    // sender's messages are counted in the order they arrived (their turns'), paced or not: a
+    // later message never takes the allowance an earlier one was due (decision 0606).
+    await turn.ready();
     const verdict = await this.#holds?.verdict(message, stops);
     if (verdict?.kind === 'failed') return undefined;
     if (verdict?.kind === 'wait') return { resume: verdict.resume, reserved: false };

@@ -79,8 +79,9 @@ export class PacingGate {
 
   /**
    * Whether `message` may be sent now: reserves its sender's next instant (unless `reserved`
-   * already, or taken at acceptance) and one of the instance's slots. Paced messages of a sender decide in their turn's
-   * order (see {@link SenderTurn}); unpaced ones leave in parallel anyway.
+   * already, or taken at acceptance) and one of the instance's slots. Paced messages of a sender
+   * decide in their turn's order (see {@link SenderTurn}; the delivery has waited for the turn
+   * already, for the send policy, decision 0606); unpaced ones leave in parallel anyway.
    */
   async admit(message: MessageRecord, reserved: boolean, turn: SenderTurn): Promise<Admission> {
     const { pacer } = this.options;
