@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../clock';
 import type { MessageRecord } from '../../store/message-repository';
 import type { RouteStop } from '../routing/channel-planner';
@@ -9,7 +10,7 @@ import { after } from './pacing-gate';
 /** Dependencies of {@link PolicyHolds}. */
 export interface PolicyHoldsOptions {
   /** The send policies' allowance. */
-  allowance: SendAllowance;
+  allowance: Pick<SendAllowance, 'admit'>;
   /** The time source. */
   clock: Clock;
   /** How long a message may be held before it fails (`SEND_POLICY_HOLD_WINDOW_MS`). */
@@ -29,13 +30,21 @@ export type PolicyVerdict =
  * send or records why it waits), writes the hold to the routing trace once per hold, and fails
  * a message held longer than the hold window since it was queued with `SEND_POLICY_HOLD_EXPIRED`.
  * A held message stays `queued` and looks again every `recheckMs` (and at once when its
- * allowance returns): it is never dropped and never sent before its allowance.
+ * allowance returns), with the other messages held on its number and channel, in the order they
+ * were held: it is never dropped and never sent before its allowance.
  */
 export class PolicyHolds {
+  /**
+   * The next look of the messages held on one number and channel: they come back together, in
+   * the order they were accepted (their ids are time-ordered), so that when the allowance returns
+   * they are counted, and leave, in that order (decision 0606).
+   */
+  readonly #wakes = new Map<string, HeldWake>();
+
   /** Holds over the given dependencies and the delivery's transactions. */
   constructor(
     private readonly options: PolicyHoldsOptions,
-    private readonly tx: AttemptTransactions,
+    private readonly tx: Pick<AttemptTransactions, 'fail' | 'recordSteps'>,
   ) {}
 
   /** The verdict on `message`, whose first channel is `stops[0]`. */
@@ -59,8 +68,43 @@ export class PolicyHolds {
       await this.tx.recordSteps([policyHold(message, now, hold)]);
     }
     const wait = Math.min(this.options.recheckMs, Math.max(1, hold.until - now), deadline - now);
-    return { kind: 'wait', resume: after(wait) };
+    return {
+      kind: 'wait',
+      resume: this.#wake(`${message.from} ${first.channel}`, message.id, wait),
+    };
   }
+
+  /**
+   * Settles in `waitMs` or sooner: with the other messages held on `key` whose look comes first
+   * (each settled in the order of its message's id), or on its own when its own look comes before
+   * theirs (its hold window ending).
+   */
+  #wake(key: string, messageId: string, waitMs: number): Promise<void> {
+    const at = performance.now() + waitMs;
+    const existing = this.#wakes.get(key);
+    if (existing && existing.at > at) return after(waitMs);
+    const wake = existing ?? this.#newWake(key, at, waitMs);
+    return new Promise((resolve) => wake.waiting.push({ messageId, resolve }));
+  }
+
+  #newWake(key: string, at: number, waitMs: number): HeldWake {
+    const wake: HeldWake = { at, waiting: [] };
+    this.#wakes.set(key, wake);
+    void after(waitMs).then(() => {
+      if (this.#wakes.get(key) === wake) this.#wakes.delete(key);
+      wake.waiting.sort((a, b) =>
+        a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0,
+      );
+      for (const held of wake.waiting) held.resolve();
+    });
+    return wake;
+  }
+}
+
+/** The messages held on one number and channel that look again at `at` (`performance.now()`). */
+interface HeldWake {
+  at: number;
+  waiting: Array<{ messageId: string; resolve: () => void }>;
 }
 
 /** When the message was last queued (its current delivery round), else created. */
