@@ -57,7 +57,8 @@ describe('starting the server', () => {
       spawnEntry('src/main.ts', [], env(databasePath)),
     ];
     const done = pair.map((child) => completion(child));
-    const listening = pair.map((child) => listeningPort(child).then(() => child));
+    // Taken at once: the loser's wait for its port fails when it exits, before the race below ends.
+    const first = Promise.any(pair.map((child) => listeningPort(child).then(() => child)));
     // The loser exits at once; the winner listens.
     const loser = await Promise.race(done);
     expect(loser.code).toBe(1);
@@ -66,7 +67,7 @@ describe('starting the server', () => {
         /^Switchboard could not start: another Switchboard server( \(pid \d+\))? is using .*switchboard\.db: stop it, or set DATABASE_URL/,
       ),
     ]);
-    const winner = await Promise.any(listening);
+    const winner = await first;
     expect(Number(readFileSync(`${databasePath}.lock`, 'utf8'))).toBe(winner.pid);
     // The winner's lock dies with it: kill -9, and the next server runs.
     winner.kill('SIGKILL');

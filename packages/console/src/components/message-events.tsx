@@ -1,8 +1,7 @@
 import type { MessageEvent, WebhookDelivery } from '@switchboard/contract';
 import { useLoad } from '../use-load';
-import { ActionButton } from './action-button';
+import { AttemptsTable } from './attempts-table';
 import { Pager, useCursorPages } from './pager';
-import { ResponseExcerpt } from './response-excerpt';
 import { StatusView } from './status-view';
 
 /** A page of a message's events, whichever API answered it. */
@@ -18,74 +17,6 @@ export type LoadMessageEvents = (cursor: string | undefined) => Promise<MessageE
 
 /** Redelivers an attempt to its webhook (the customer's route), when the credential has it. */
 export type Redeliver = (attempt: WebhookDelivery) => Promise<unknown>;
-
-/** The attempts of one event to one receiver, as a table. */
-function AttemptsTable({
-  label,
-  attempts,
-  redeliver,
-  onRedelivered,
-}: {
-  label: string;
-  attempts: ReadonlyArray<
-    Pick<
-      WebhookDelivery,
-      | 'id'
-      | 'attempt'
-      | 'trigger'
-      | 'status'
-      | 'statusCode'
-      | 'durationMs'
-      | 'error'
-      | 'responseBody'
-    > & { attemptedAt: string | null; createdAt: string }
-  >;
-  redeliver?: (attemptId: string) => Promise<unknown>;
-  onRedelivered: () => void;
-}) {
-  return (
-    <table aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Attempted</th>
-          <th scope="col">Trigger</th>
-          <th scope="col">Attempt</th>
-          <th scope="col">Status</th>
-          <th scope="col">HTTP</th>
-          <th scope="col">Time</th>
-          <th scope="col">Error</th>
-          <th scope="col">Response</th>
-          {redeliver && <th scope="col">Action</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {attempts.map((attempt) => (
-          <tr key={attempt.id}>
-            <td>{attempt.attemptedAt ?? attempt.createdAt}</td>
-            <td>{attempt.trigger}</td>
-            <td>{attempt.attempt}</td>
-            <td>{attempt.status}</td>
-            <td>{attempt.statusCode ?? ''}</td>
-            <td>{attempt.durationMs === null ? '' : `${attempt.durationMs} ms`}</td>
-            <td class="text">{attempt.error ?? ''}</td>
-            <td class="text">
-              <ResponseExcerpt body={attempt.responseBody} />
-            </td>
-            {redeliver && (
-              <td>
-                <ActionButton
-                  label={`Redeliver attempt ${attempt.attempt} (${attempt.trigger}) of ${label}`}
-                  action={() => redeliver(attempt.id)}
-                  onDone={onRedelivered}
-                />
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 /** One event with its deliveries: per webhook, then to the message's callback URL. */
 function EventItem({
@@ -105,25 +36,15 @@ function EventItem({
         <span class="muted">{event.id}</span>
       </p>
       {none && <p>Delivered to no webhook.</p>}
-      {event.webhooks.map((hook) => {
-        const byId = new Map(hook.attempts.map((attempt) => [attempt.id, attempt]));
-        return (
-          <AttemptsTable
-            key={hook.webhookId}
-            label={`${event.type} to ${hook.url}`}
-            attempts={hook.attempts}
-            onRedelivered={onRedelivered}
-            {...(redeliver
-              ? {
-                  redeliver: async (attemptId: string) => {
-                    const attempt = byId.get(attemptId);
-                    if (attempt) await redeliver(attempt);
-                  },
-                }
-              : {})}
-          />
-        );
-      })}
+      {event.webhooks.map((hook) => (
+        <AttemptsTable
+          key={hook.webhookId}
+          label={`${event.type} to ${hook.url}`}
+          attempts={hook.attempts}
+          onRedelivered={onRedelivered}
+          {...(redeliver ? { redeliver } : {})}
+        />
+      ))}
       {event.callbackDeliveries.length > 0 && (
         <AttemptsTable
           label={`${event.type} to the callback URL ${event.callbackDeliveries[0]?.url ?? ''}`}

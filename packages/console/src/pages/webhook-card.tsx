@@ -2,8 +2,8 @@ import type { WebhookResponse } from '@switchboard/sdk';
 import { useState } from 'preact/hooks';
 import { customerClient } from '../clients';
 import { ActionButton } from '../components/action-button';
+import { AttemptsTable } from '../components/attempts-table';
 import { Pager, useCursorPages } from '../components/pager';
-import { ResponseExcerpt } from '../components/response-excerpt';
 import { StatusView } from '../components/status-view';
 import { useLoad } from '../use-load';
 
@@ -50,46 +50,16 @@ export function WebhookCard({ token, webhook }: { token: string; webhook: Webhoo
       <StatusView loaded={deliveries}>
         {(page) => (
           <>
-            <table aria-label={`Deliveries of ${label}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Attempted</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">HTTP</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.items.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td>{delivery.attemptedAt ?? delivery.createdAt}</td>
-                    <td>{delivery.eventType}</td>
-                    <td>{delivery.trigger}</td>
-                    <td>{delivery.attempt}</td>
-                    <td>{delivery.status}</td>
-                    <td>{delivery.statusCode ?? ''}</td>
-                    <td>{delivery.durationMs === null ? '' : `${delivery.durationMs} ms`}</td>
-                    <td class="text">{delivery.error ?? ''}</td>
-                    <td class="text">
-                      <ResponseExcerpt body={delivery.responseBody} />
-                    </td>
-                    <td>
-                      <ActionButton
-                        label={`Redeliver ${delivery.eventType} attempt ${delivery.attempt}`}
-                        action={() => client.webhooks.redeliver(webhook.id, delivery.id)}
-                        onDone={deliveries.reload}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <AttemptsTable
+              label={`Deliveries of ${label}`}
+              attempts={page.items}
+              showEvent
+              redeliver={(delivery) => client.webhooks.redeliver(webhook.id, delivery.id)}
+              redeliverLabel={(delivery) =>
+                `Redeliver ${delivery.eventType} attempt ${delivery.attempt}`
+              }
+              onRedelivered={deliveries.reload}
+            />
             <Pager
               pages={pages}
               nextCursor={page.hasNextPage() ? page.nextCursor : null}

@@ -96,7 +96,8 @@ describe('inbound to an address no customer has, through each adapter and its fa
       ['Is anyone there?', DETECTED],
       ['Hello?', DETECTED],
     ]);
-    expect((await listUnrouted(t.app)).total).toBe(0);
+    // An item is forgotten just after its event is handed on: wait for the list to empty.
+    await waitFor(async () => (await listUnrouted(t.app)).total === 0, 5_000, 'kept list empty');
   });
 
   it('Twilio: a second number of the account, with its MMS, is kept, then delivered once assigned', async () => {
@@ -209,6 +210,7 @@ describe('inbound to an address no customer has, through each adapter and its fa
       ['still there?', WA],
       ['hello?', WA],
     ]);
-    expect((await listUnrouted(t.app)).total).toBe(0);
+    // An item is forgotten just after its event is handed on: wait for the list to empty.
+    await waitFor(async () => (await listUnrouted(t.app)).total === 0, 5_000, 'kept list empty');
   });
 });

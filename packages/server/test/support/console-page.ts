@@ -46,24 +46,33 @@ export async function sessionEntries(page: Page): Promise<number> {
 
 /**
  * Milliseconds, timed in the page, from a click on `link` to `count` elements matching `rows` in
- * the document.
+ * the document. Fails after `timeoutMs`, saying how many rows showed and what the page alerted.
  */
 export async function timeToRows(
   page: Page,
   link: string,
   rows: string,
   count: number,
+  timeoutMs = 30_000,
 ): Promise<number> {
-  return (await page.evaluate(`new Promise((resolve) => {
+  const result = (await page.evaluate(`new Promise((resolve) => {
     const start = performance.now();
+    const found = () => document.querySelectorAll(${JSON.stringify(rows)}).length;
     const observer = new MutationObserver(() => {
-      if (document.querySelectorAll(${JSON.stringify(rows)}).length < ${count}) return;
+      if (found() < ${count}) return;
       observer.disconnect();
       resolve(performance.now() - start);
     });
     observer.observe(document.body, { childList: true, subtree: true });
+    setTimeout(() => {
+      observer.disconnect();
+      const alerts = [...document.querySelectorAll('[role="alert"]')].map((a) => a.textContent);
+      resolve('after ' + ${timeoutMs} + ' ms at ' + location.hash + ': ' + found() + ' rows; alerts: ' + JSON.stringify(alerts));
+    }, ${timeoutMs});
     document.querySelector(${JSON.stringify(link)}).click();
-  })`)) as number;
+  })`)) as number | string;
+  if (typeof result === 'string') throw new Error(`${count} rows never showed, ${result}`);
+  return result;
 }
 
 /**
