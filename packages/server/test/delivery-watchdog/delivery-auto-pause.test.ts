@@ -11,6 +11,7 @@ import {
   createInstance,
 } from '../support/admin-helpers';
 import { expectFailure, expectSuccess } from '../support/envelope-assertions';
+import { deliveredOrRead } from '../support/message-status';
 import { buildTestApp, type TestApp, tempDir } from '../support/test-app';
 
 const OWN = '+14155550100';
@@ -18,10 +19,6 @@ const OTHER = '+14155550122';
 const BETA = '+14155550133';
 const CONTACT = '+14155550111';
 const SETTLED_MS = 15_000;
-
-/** Delivered, or read already: the fake Mac reports a one-to-one iMessage read a step after delivered. */
-const deliveredOrRead = (message: Message) =>
-  message.status === 'delivered' || message.status === 'read';
 
 /** One series of a gauge for `number` on iMessage in a Prometheus page. */
 function gauge(page: string, name: string, number = OWN): number | undefined {

@@ -8,7 +8,7 @@ import { fakeWhatsApp, fakeWhatsAppGateway, pairByQr } from '../support/fake-wha
 import { buildListeningApp } from '../support/listening-app';
 import { recordedEvents } from '../support/simulator-app';
 import { type TestApp, tempDir } from '../support/test-app';
-import { instanceWarnings, listUnrouted, metricValue } from '../support/unrouted-inbound';
+import { instanceWarnings, listUnrouted, metricValue, noneKept } from '../support/unrouted-inbound';
 import { waitFor } from '../support/wait-for';
 
 const CONTACT = '+14155550111';
@@ -96,8 +96,7 @@ describe('inbound to an address no customer has, through each adapter and its fa
       ['Is anyone there?', DETECTED],
       ['Hello?', DETECTED],
     ]);
-    // An item is forgotten just after its event is handed on: wait for the list to empty.
-    await waitFor(async () => (await listUnrouted(t.app)).total === 0, 5_000, 'kept list empty');
+    await noneKept(t.app);
   });
 
   it('Twilio: a second number of the account, with its MMS, is kept, then delivered once assigned', async () => {
@@ -210,7 +209,6 @@ describe('inbound to an address no customer has, through each adapter and its fa
       ['still there?', WA],
       ['hello?', WA],
     ]);
-    // An item is forgotten just after its event is handed on: wait for the list to empty.
-    await waitFor(async () => (await listUnrouted(t.app)).total === 0, 5_000, 'kept list empty');
+    await noneKept(t.app);
   });
 });

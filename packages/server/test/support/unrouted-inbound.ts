@@ -2,6 +2,7 @@ import type { Instance, UnroutedInboundList } from '@switchboard/contract';
 import type { FastifyInstance } from 'fastify';
 import { adminHeaders } from './admin-helpers';
 import { expectSuccess } from './envelope-assertions';
+import { waitFor } from './wait-for';
 
 /** `GET /admin/v1/unrouted-inbound` with `query`, answered. */
 export async function listUnrouted(
@@ -16,6 +17,14 @@ export async function listUnrouted(
       headers: adminHeaders,
     }),
   );
+}
+
+/**
+ * Waits until no inbound item is kept. A kept item is forgotten just after its event is handed on,
+ * so the last one's event can be seen while the item is still listed.
+ */
+export async function noneKept(app: FastifyInstance): Promise<void> {
+  await waitFor(async () => (await listUnrouted(app)).total === 0, 5_000, 'the kept list empty');
 }
 
 /** The value of a sample of `GET /metrics` (`name{labels}`), or undefined when absent. */
