@@ -165,6 +165,11 @@ function createDelivery(deps: MessagingDependencies, parts: DeliveryParts): Mess
         OUTBOUND_MEDIA_URL_TTL_SECONDS,
       ),
     handOff: parts.handOff,
+    slotNotTaken: (error, messageId) =>
+      parts.log.warn(
+        { err: error, messageId },
+        'pace slot not taken at acceptance: the message takes one when sent, and may leave after sends accepted later',
+      ),
     traceLost: (error, steps) =>
       parts.log.warn(
         { err: error, messageId: steps[0]?.messageId, steps: steps.length },

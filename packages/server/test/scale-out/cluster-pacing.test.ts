@@ -82,6 +82,19 @@ async function cluster(redis: Redis): Promise<{ apps: TestApp[]; fake: FakeTwili
   return { apps, fake, key };
 }
 
+/** Sends `text` to `to` through `app`, expecting 202. */
+async function send(app: TestApp, key: string, to: string, text: string): Promise<void> {
+  expectSuccess(
+    await app.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: bearer(key),
+      payload: { to, content: { text }, routing: { preference: ['sms'] } },
+    }),
+    202,
+  );
+}
+
 /**
  * Sends {@link SENDS} messages one after the other, the i-th through app `i % 3` to chat
  * `⌊i / 3⌋ % 3` (so every chat's messages go through all three), and checks what the fake saw:
@@ -91,20 +104,8 @@ async function cluster(redis: Redis): Promise<{ apps: TestApp[]; fake: FakeTwili
 async function sendsAtOnePace(redis: Redis): Promise<void> {
   const { apps, fake, key } = await cluster(redis);
   for (let index = 0; index < SENDS; index += 1) {
-    const app = apps[index % 3] as TestApp;
-    expectSuccess(
-      await app.app.inject({
-        method: 'POST',
-        url: '/v1/messages',
-        headers: bearer(key),
-        payload: {
-          to: CONTACTS[Math.floor(index / 3) % 3],
-          content: { text: `m${index}` },
-          routing: { preference: ['sms'] },
-        },
-      }),
-      202,
-    );
+    const to = CONTACTS[Math.floor(index / 3) % 3] as string;
+    await send(apps[index % 3] as TestApp, key, to, `m${index}`);
   }
   await waitFor(() => (fake.sent().length >= SENDS ? true : undefined), 90_000, 'every send');
   const sent = fake.sent();
@@ -119,6 +120,22 @@ async function sendsAtOnePace(redis: Redis): Promise<void> {
   // starves for more than a gap lets a later slot's message go first (decision 0603,
   // docs/scale-out.md "Left"); seen only with the whole suite running on two cores.
   const span = (times[times.length - 1] as number) - (times[0] as number);
+  // What the fake saw, for a failure's message: each send with its arrival after the first's.
+  const timeline = [...sent]
+    .sort((a, b) => a.extra.createdAt - b.extra.createdAt)
+    .map((message) => `${message.body}@${message.extra.createdAt - (times[0] as number)}`)
+    .join(' ');
+  // And what the processes warned of (a failed attempt, a retry), with the same clock.
+  const warnings = apps
+    .flatMap((app, index) =>
+      app.logs
+        .filter((line) => typeof line.level === 'number' && line.level >= 40)
+        .map(
+          (line) => `app${index}@${Number(line.time) - (times[0] as number)} ${String(line.msg)}`,
+        ),
+    )
+    .join('\n');
+  const diagnosis = `${timeline}\n${warnings}`;
   if (span <= (SENDS - 1) * INTERVAL_MS + INTERVAL_MS / 2) {
     for (const [chat, to] of CONTACTS.entries()) {
       const expected = Array.from({ length: SENDS }, (_, index) => index)
@@ -128,7 +145,7 @@ async function sendsAtOnePace(redis: Redis): Promise<void> {
         .sort((a, b) => a.extra.createdAt - b.extra.createdAt)
         .filter((message) => message.to === to)
         .map((message) => message.body);
-      expect(seen).toEqual(expected);
+      expect(seen, diagnosis).toEqual(expected);
     }
   } else {
     process.stdout.write(
@@ -147,7 +164,47 @@ async function sendsAtOnePace(redis: Redis): Promise<void> {
   }
 }
 
+/**
+ * Ten sends to one chat through the first process, which then stops with most of them queued for
+ * their slots (up to ten seconds out), and an eleventh through the second. The second and third
+ * processes' sweeps (every 5 s) find the first one's messages: they must wait for the slots those
+ * took when accepted, not take new ones behind the eleventh, which would send it before them.
+ */
+async function orphansKeepTheirSlots(redis: Redis): Promise<void> {
+  const { apps, fake, key } = await cluster(redis);
+  const [first, second] = apps as [TestApp, TestApp];
+  const to = CONTACTS[0] as string;
+  for (let index = 0; index < 10; index += 1) await send(first, key, to, `m${index}`);
+  await first.close();
+  await send(second, key, to, 'm10');
+  await waitFor(() => (fake.sent().length >= 11 ? true : undefined), 60_000, 'every send');
+  const seen = [...fake.sent()]
+    .sort((a, b) => a.extra.createdAt - b.extra.createdAt)
+    .map((message) => message.body);
+  expect(seen).toEqual(Array.from({ length: 11 }, (_, index) => `m${index}`));
+}
+
+/** The lines of `app`'s log that say a send could not take its pace slot at acceptance. */
+const slotsNotTaken = (app: TestApp) =>
+  app.logs.filter((line) => String(line.msg).startsWith('pace slot not taken at acceptance'));
+
 describe('one pace per number across processes', () => {
+  it('takes a send’s slot at acceptance on a process that has not started the instance yet', async () => {
+    // The second and third apps started before the instance existed: their first send starts it
+    // (reading the store) while the send's transaction is open, which must not cost the slot.
+    const { apps, fake, key } = await cluster('none');
+    const [, second, third] = apps as [TestApp, TestApp, TestApp];
+    await send(second, key, CONTACTS[0] as string, 'first on the second');
+    await send(third, key, CONTACTS[0] as string, 'first on the third');
+    await waitFor(() => (fake.sent().length >= 2 ? true : undefined), 30_000, 'both sends');
+    expect(slotsNotTaken(second)).toEqual([]);
+    expect(slotsNotTaken(third)).toEqual([]);
+    expect(fake.sent().map((message) => message.body)).toEqual([
+      'first on the second',
+      'first on the third',
+    ]);
+  }, 60_000);
+
   it('holds a number’s pace across three processes through Redis: none lost, none early', async () => {
     await sendsAtOnePace('up');
   }, 150_000);
@@ -159,4 +216,12 @@ describe('one pace per number across processes', () => {
   it('holds it through the database while Redis is unreachable', async () => {
     await sendsAtOnePace('unreachable');
   }, 150_000);
+
+  it('sends a stopped process’s queued messages from another at the slots they took, in order (database)', async () => {
+    await orphansKeepTheirSlots('none');
+  }, 90_000);
+
+  it('sends a stopped process’s queued messages from another at the slots they took, in order (Redis)', async () => {
+    await orphansKeepTheirSlots('up');
+  }, 90_000);
 });

@@ -8,7 +8,8 @@ const KEPT_MS = 5 * 60_000;
  * is held as a promise: a worker can start on a message before its slot's round trip has answered
  * (the worker is told of the message when its transaction commits), and waits for it.
  * A message another process drives (its sweep, a hand-off) leaves its slot here; it is dropped
- * after {@link KEPT_MS}.
+ * after {@link KEPT_MS}. That process finds the slot in the shared book, which keeps it under the
+ * message's id (`SharedPacer`).
  */
 export class AcceptedSlots {
   readonly #slots = new Map<string, { at: Promise<number | undefined>; keptUntil: number }>();

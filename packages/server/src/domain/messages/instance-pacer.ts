@@ -77,13 +77,16 @@ export class InstancePacer {
   /**
    * Reserves the next instant `from` of `instanceId` may send at and answers how many
    * milliseconds from `now` that is (0: now). A cluster-wide pacer (`SharedPacer`) answers
-   * asynchronously, from a book all processes share.
+   * asynchronously, from a book all processes share, and keeps the slot under `_messageId` there
+   * (another process that drives the message waits for the same slot); one process keeps its
+   * messages' slots itself (`accepted-slots.ts`), so here it is not used.
    */
   reserve(
     instanceId: string,
     from: string,
     pacing: EffectivePacing,
     now: number,
+    _messageId?: string,
   ): number | Promise<number> {
     if (pacing.perSecond <= 0) return 0;
     const key = senderKey(instanceId, from);

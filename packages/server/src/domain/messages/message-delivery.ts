@@ -21,7 +21,7 @@ import {
 } from './attempt-transactions';
 import { type EffectivePacing, type InstancePacer, senderKey } from './instance-pacer';
 import type { MessageEvents } from './message-events';
-import { after, PacingGate } from './pacing-gate';
+import { after, PacingGate, type PacingGateOptions } from './pacing-gate';
 import { PolicyHolds, type PolicyHoldsOptions } from './policy-holds';
 import { providerRefOf } from './provider-message-ref';
 import { ProviderRequests } from './provider-request';
@@ -46,6 +46,8 @@ export interface MessageDeliveryOptions {
   pacingOf: (instanceId: string) => Promise<EffectivePacing>;
   /** Paces sends per instance and sender number. */
   pacer: InstancePacer;
+  /** Told when a message being accepted could not take its start slot (see `PacingGateOptions`). */
+  slotNotTaken?: NonNullable<PacingGateOptions['slotNotTaken']>;
   /** How long messages wait for an upstream that is down before failing (`PROVIDER_RETRY_WINDOW_MS`). */
   retryWindowMs: number;
   /** The first delay between tries of an upstream that is down (`PROVIDER_RETRY_BASE_MS`). */

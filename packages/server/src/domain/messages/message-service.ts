@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   ListMessagesQuery,
   ListScheduledMessagesQuery,
@@ -100,6 +101,9 @@ export class MessageService {
     await this.#options.mediaLimits?.assertFits(message);
 
     let pace: Promise<void> | undefined;
+    // The start slot is taken beside the transaction, not in it: it may start the instance on
+    // this process (its first send there), which reads the store on a connection of its own.
+    const besideTransaction = AsyncLocalStorage.snapshot();
     const outcome = await store.transaction(async (tx): Promise<SendOutcome> => {
       // The insert skips a row whose idempotency key is taken (a send with the same key that
       // committed after the check above, in this process or another): no second look first.
@@ -122,7 +126,7 @@ export class MessageService {
       );
       if (message.status === 'queued') {
         // Taken before the commit announces the message to a worker, which waits for it.
-        pace ??= this.#options.acceptPace?.(message);
+        pace ??= besideTransaction(() => this.#options.acceptPace?.(message));
         this.#afterCommitQueued(tx, message.id);
       }
       return { created: true, message };

@@ -13,6 +13,12 @@ export interface PacingGateOptions {
   pacer: InstancePacer;
   /** The time source. */
   clock: Clock;
+  /**
+   * Told when a message being accepted could not take its start slot (the instance could not
+   * start, or every book and the process failed): it then takes one when driven, and may leave
+   * after sends of its sender accepted later.
+   */
+  slotNotTaken?: (error: unknown, messageId: string) => void;
 }
 
 /** Whether a `queued` message may be sent now. */
@@ -61,20 +67,32 @@ export class PacingGate {
     try {
       const pacing = await this.options.pacingOf(message.instanceId);
       if (pacing.perSecond <= 0) return undefined;
-      const wait = await pacer.reserve(message.instanceId, message.from, pacing, clock.now());
+      const wait = await pacer.reserve(
+        message.instanceId,
+        message.from,
+        pacing,
+        clock.now(),
+        message.id,
+      );
       // The wait counts from when the book answered: from now, not from the question.
       return clock.now() + wait;
-    } catch {
+    } catch (error) {
+      this.options.slotNotTaken?.(error, message.id);
       return undefined;
     }
   }
 
-  /** The wait until `message`'s start: its slot taken at acceptance, else one reserved now. */
+  /**
+   * The wait until `message`'s start: its slot taken at acceptance in this process, else the one
+   * its sender's shared book keeps for it (taken by the process that accepted it, or by an earlier
+   * turn), else one reserved now.
+   */
   async #startWait(message: MessageRecord, pacing: EffectivePacing): Promise<number> {
     const { pacer, clock } = this.options;
     const accepted = await this.#accepted.claim(message.id);
     if (accepted !== undefined) return accepted - clock.now();
-    return pacer.reserve(message.instanceId, message.from, pacing, clock.now());
+    // Another process may have accepted it: the shared book answers the slot it took then.
+    return pacer.reserve(message.instanceId, message.from, pacing, clock.now(), message.id);
   }
 
   /**

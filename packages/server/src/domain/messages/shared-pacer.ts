@@ -7,7 +7,9 @@ import { departureGapMs, paceGapMs, type RandomSource } from './pace-gap';
  * a message may start) and departures (when it may reach the upstream) are slots taken from the
  * first of `books` that answers (Redis, then the database), so N processes together send a
  * number's messages at its pace, not N times it, and start them in the order they arrived
- * whichever process took them. Each start slot's gap is jittered (`pace-gap.ts`) before it is
+ * whichever process took them. A message's start slot is kept in the book under its id, so a
+ * process that drives a message another one accepted (its sweep, a hand-off) waits for the same
+ * slot rather than taking one at the back of the book. Each start slot's gap is jittered (`pace-gap.ts`) before it is
  * written to the shared book, so the cluster's gaps vary as one process's do. When no book answers (Redis and the database both away) the
  * process paces on its own, as a single process does. Concurrency slots stay in the process.
  */
@@ -29,9 +31,11 @@ export class SharedPacer extends InstancePacer {
     from: string,
     pacing: EffectivePacing,
     now: number,
+    messageId?: string,
   ): Promise<number> {
     if (pacing.perSecond <= 0) return 0;
-    const shared = await this.#take('start', instanceId, from, paceGapMs(pacing, this.random));
+    const gap = paceGapMs(pacing, this.random);
+    const shared = await this.#take('start', instanceId, from, gap, messageId);
     return shared ?? super.reserve(instanceId, from, pacing, now);
   }
 
@@ -47,18 +51,19 @@ export class SharedPacer extends InstancePacer {
   }
 
   /**
-   * The wait of the slot taken in the first book that answers, the next one `gapMs` after it, or
-   * undefined when none does.
+   * The wait of the slot taken in the first book that answers (the one `messageId` holds there
+   * already, if any), the next one `gapMs` after it, or undefined when none does.
    */
   async #take(
     book: PaceBookName,
     instanceId: string,
     from: string,
     gapMs: number,
+    messageId?: string,
   ): Promise<number | undefined> {
     for (const shared of this.books) {
       try {
-        return this.#waitFor(await shared.takeSlot(book, instanceId, from, gapMs));
+        return this.#waitFor(await shared.takeSlot(book, instanceId, from, gapMs, messageId));
       } catch {
         // This book is away: the next one (or the process itself) paces.
       }

@@ -66,3 +66,19 @@ export const senderPace = pgTable(
   },
   (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.book] })],
 );
+
+/**
+ * The start slot each paced message took in its sender's book, kept for five minutes after its
+ * instant (`HELD_SLOT_MS` in `sender-pace-book.ts`): a process that drives a message another accepted (its sweep, a
+ * hand-off) waits for that slot instead of taking a new one at the back of the book. Shared by every server process on the database.
+ */
+export const senderPaceSlots = pgTable(
+  'sender_pace_slots',
+  {
+    instanceId: text('instance_id').notNull(),
+    sender: text('sender').notNull(),
+    messageId: text('message_id').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.messageId] })],
+);

@@ -66,3 +66,21 @@ export const senderPace = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.book] })],
 );
+
+/**
+ * The start slot each paced message took in its sender's book, kept for five minutes after its
+ * instant (`HELD_SLOT_MS` in `sender-pace-book.ts`): a process that drives a message another accepted (its sweep, a
+ * hand-off) waits for that slot instead of taking a new one at the back of the book. Shared by
+ * the processes of a PostgreSQL database; on SQLite (one server process) it stays empty, the
+ * process keeps its slots in memory. Kept for the twin schemas to match.
+ */
+export const senderPaceSlots = sqliteTable(
+  'sender_pace_slots',
+  {
+    instanceId: text('instance_id').notNull(),
+    sender: text('sender').notNull(),
+    messageId: text('message_id').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.instanceId, table.sender, table.messageId] })],
+);
