@@ -217,11 +217,14 @@ describe('one pace per number across processes', () => {
     await sendsAtOnePace('unreachable');
   }, 150_000);
 
-  it('sends a stopped process’s queued messages from another at the slots they took, in order (database)', async () => {
-    await orphansKeepTheirSlots('none');
-  }, 90_000);
-
-  it('sends a stopped process’s queued messages from another at the slots they took, in order (Redis)', async () => {
-    await orphansKeepTheirSlots('up');
-  }, 90_000);
+  it.each([
+    ['database', 'none'],
+    ['Redis', 'up'],
+  ] as const)(
+    'sends a stopped process’s queued messages from another at the slots they took, in order (%s)',
+    async (_book, redis) => {
+      await orphansKeepTheirSlots(redis);
+    },
+    90_000,
+  );
 });
