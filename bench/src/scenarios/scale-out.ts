@@ -25,6 +25,8 @@ interface Setup {
   processes: number;
   /** `DATABASE_POOL_SIZE` of each process (PostgreSQL), when not the server's default of 10. */
   poolSize?: number;
+  /** `DATABASE_NAMED_STATEMENTS=false` (PostgreSQL): statements unnamed, planned at every run. */
+  unnamedStatements?: true;
 }
 
 /** The pool sizes one PostgreSQL process is also measured with, beside the default of 10. */
@@ -42,6 +44,12 @@ const SETUPS: readonly Setup[] = [
       poolSize,
     }),
   ),
+  {
+    label: 'PostgreSQL + Redis, 1 process, unnamed statements',
+    store: 'postgres',
+    processes: 1,
+    unnamedStatements: true,
+  },
 ];
 
 /** The figures of one setup (medians of its rounds). */
@@ -77,7 +85,7 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
       `  ${setup.label}: ${round(results.at(-1)?.sendsPerSec ?? 0, 0)} sends/s, ${round(results.at(-1)?.webhooksPerSec ?? 0, 0)} webhooks/s`,
     );
   }
-  const [sqlite, pgOne, pgThree, ...pools] = results as [
+  const [sqlite, pgOne, pgThree, ...variants] = results as [
     SetupFigures,
     SetupFigures,
     SetupFigures,
@@ -96,7 +104,14 @@ export async function scaleOut(context: ScenarioContext): Promise<ScenarioOutcom
     status: 'ok',
     metrics: [
       ...scaleOutMetrics(sqlite, pgOne, pgThree, context.mode.quick),
-      ...poolMetrics(pgOne, pools),
+      ...poolMetrics(
+        pgOne,
+        variants.filter((r) => r.setup.poolSize !== undefined),
+      ),
+      ...namedStatementMetrics(
+        pgOne,
+        variants.find((r) => r.setup.unnamedStatements),
+      ),
     ],
     details: [setupsTable(results), ...(pgOne.anchor ? [anchorTable(pgOne.anchor)] : [])],
     notes,
@@ -190,6 +205,29 @@ function poolMetrics(pgOne: SetupFigures, pools: readonly SetupFigures[]): Metri
   ]);
 }
 
+/** `DATABASE_NAMED_STATEMENTS`' effect: one process with named statements (the default) against unnamed. */
+function namedStatementMetrics(pgOne: SetupFigures, unnamed: SetupFigures | undefined): Metric[] {
+  if (!unnamed) return [];
+  const backend = (r: SetupFigures) => r.pgBackendCpuPerMessageUs ?? Number.NaN;
+  return [
+    metric(
+      'PostgreSQL 1 process, named statements to unnamed, sends',
+      ratio(pgOne.sendsPerSec, unnamed.sendsPerSec),
+      '×',
+    ),
+    metric(
+      'PostgreSQL 1 process, named statements to unnamed, server CPU per delivered message',
+      ratio(pgOne.cpuPerMessageUs, unnamed.cpuPerMessageUs),
+      '×',
+    ),
+    metric(
+      'PostgreSQL 1 process, named statements to unnamed, PostgreSQL backend CPU per delivered message',
+      ratio(backend(pgOne), backend(unnamed)),
+      '×',
+    ),
+  ];
+}
+
 /** Each setup's figures, side by side. */
 function setupsTable(results: readonly SetupFigures[]): DetailTable {
   const sqliteSends = results[0]?.sendsPerSec ?? 0;
@@ -256,7 +294,8 @@ async function measureSetup(context: ScenarioContext, setup: Setup): Promise<Set
   const database = setup.store === 'postgres' ? await createBenchDatabase() : undefined;
   try {
     const figures = await runSetup(context, setup, database);
-    if (!database || setup.processes !== 1 || setup.poolSize !== undefined) return figures;
+    const variant = setup.poolSize !== undefined || setup.unnamedStatements;
+    if (!database || setup.processes !== 1 || variant) return figures;
     const anchor = await measurePostgresAnchor(database.url, context.mode.quick ? 300 : 6_000, {
       connections: ANCHOR_CONNECTIONS,
     });
@@ -294,6 +333,7 @@ async function runSetup(
             ...env,
             WEBHOOK_CONCURRENCY: '32',
             ...(setup.poolSize === undefined ? {} : { DATABASE_POOL_SIZE: String(setup.poolSize) }),
+            ...(setup.unnamedStatements ? { DATABASE_NAMED_STATEMENTS: 'false' } : {}),
           },
           ...(context.profileDir ? { cpuProfileDir: context.profileDir } : {}),
         }),

@@ -73,6 +73,7 @@ function openAppStore(config: Config, logger: FastifyBaseLogger): Promise<Store>
     encryptionKey: config.encryptionKey,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     poolSize: config.databasePoolSize,
+    namedStatements: config.databaseNamedStatements,
     backgroundCheckpointMs: config.sqliteCheckpointIntervalMs,
     onIdleError: (error) => logger.warn({ err: error }, 'a database connection failed while idle'),
   });

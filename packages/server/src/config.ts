@@ -111,6 +111,7 @@ const EnvSchema = z.object({
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
   DATABASE_POOL_SIZE: env(integer(1, 1000).default(10)),
+  DATABASE_NAMED_STATEMENTS: env(booleanFlag.default('true')),
   SQLITE_CHECKPOINT_INTERVAL_MS: env(integer(0).default(250)),
   HEAP_GROWING_PERCENT: env(integer(0, 1000).default(30)),
   FFMPEG_PATH: env(z.string().optional()),
@@ -235,6 +236,8 @@ export interface Config {
   sqliteBusyTimeoutMs: number;
   /** Most connections to PostgreSQL each process opens (its pool); unused with SQLite. */
   databasePoolSize: number;
+  /** Whether PostgreSQL statements run named, parsed and planned once per connection. */
+  databaseNamedStatements: boolean;
   /**
    * How often the server checkpoints the SQLite WAL from a worker thread (its own connection),
    * keeping checkpoints off the committing connection; 0: SQLite's own automatic checkpoints.
@@ -366,6 +369,7 @@ export function loadConfig(
     ingressDedupeRetentionMs: e.INGRESS_DEDUPE_RETENTION_MS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseNamedStatements: e.DATABASE_NAMED_STATEMENTS,
     sqliteCheckpointIntervalMs: e.SQLITE_CHECKPOINT_INTERVAL_MS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     reachabilityBudgetMs: e.REACHABILITY_BUDGET_MS,

@@ -68,6 +68,7 @@ export async function withStore<T>(
     encryptionKey: config.encryptionKey,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
     poolSize: config.databasePoolSize,
+    namedStatements: config.databaseNamedStatements,
   });
   try {
     return await work({ config, store, services: createServices(store, clock, config), clock });

@@ -10,6 +10,8 @@ export function isPostgresUrl(databaseUrl: string): boolean {
 export interface OpenStoreOptions extends SqliteStoreOptions {
   /** Most connections of the PostgreSQL pool (`DATABASE_POOL_SIZE`). */
   poolSize?: number;
+  /** Whether PostgreSQL statements run named (`DATABASE_NAMED_STATEMENTS`, on by default). */
+  namedStatements?: boolean;
   /** Told of errors of idle PostgreSQL connections (they are replaced on demand). */
   onIdleError?: (error: Error) => void;
 }
@@ -28,6 +30,9 @@ export async function openStore(
     return openPgStore(databaseUrl, {
       encryptionKey: options.encryptionKey,
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.namedStatements === undefined
+        ? {}
+        : { namedStatements: options.namedStatements }),
       ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}),
     });
   }

@@ -195,7 +195,9 @@ describe('pacing per line', () => {
     for (const id of [late, next]) await t.waitForStatus(id, 'sent', 'delivered', 'read');
 
     const at = (id: string) => t.calls.sendTimes.find((entry) => entry.messageId === id)?.at ?? 0;
-    // Without spacing at the send itself, the second followed the first within a few ms.
-    expect(at(next) - at(late)).toBeGreaterThanOrEqual(95);
+    // Without spacing at the send itself, the second followed the first within a few ms. The
+    // fake notes when a send reaches it, which a busy host delays after its departure (93 ms of a
+    // 100 ms gap was seen in a full run of the suite on PostgreSQL), so half the gap is the bound.
+    expect(at(next) - at(late)).toBeGreaterThanOrEqual(50);
   });
 });

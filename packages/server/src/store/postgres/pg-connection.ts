@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { findUp, moduleDir } from '../../find-up';
 import type { PgOrm } from './pg-executor';
+import { nameStatements } from './pg-statement-names';
 
 /**
  * The key of the advisory lock held while migrating: processes starting at the same time migrate
@@ -15,6 +16,12 @@ const MIGRATION_LOCK_KEY = 0x5b_0a_4d_01;
 export interface PgPoolOptions {
   /** Most connections the pool opens (`DATABASE_POOL_SIZE`). */
   max?: number;
+  /**
+   * Runs parameterised statements as named (prepared) ones, parsed and planned once per
+   * connection (`DATABASE_NAMED_STATEMENTS`, on by default); off for a pooler that cannot keep
+   * them across transactions.
+   */
+  namedStatements?: boolean;
   /** Called with errors of idle connections (a restarted server); they are replaced on demand. */
   onIdleError?: (error: Error) => void;
 }
@@ -30,6 +37,7 @@ export function openPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
   });
   // Without a listener, an idle connection the server closed would crash the process.
   pool.on('error', (error) => options.onIdleError?.(error));
+  if (options.namedStatements !== false) pool.on('connect', (client) => nameStatements(client));
   return pool;
 }
 

@@ -321,6 +321,8 @@ export interface PgStoreOptions {
   encryptionKey?: string | undefined;
   /** Most connections of the pool (`DATABASE_POOL_SIZE`). */
   poolSize?: number;
+  /** Whether statements run named (`DATABASE_NAMED_STATEMENTS`, on by default). */
+  namedStatements?: boolean;
   /** Called with errors of idle connections. */
   onIdleError?: (error: Error) => void;
 }
@@ -340,6 +342,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
   const cipher = new FieldCipher(parseEncryptionKey(options.encryptionKey));
   const pool = openPgPool(url, {
     ...(options.poolSize === undefined ? {} : { max: options.poolSize }),
+    ...(options.namedStatements === undefined ? {} : { namedStatements: options.namedStatements }),
     ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}),
   });
   try {
