@@ -27,6 +27,7 @@ import type {
   TransitionOptions,
 } from '../message-repository';
 import { type OutboundTally, toOutboundTally } from '../message-repository';
+import { newestSends } from '../newest-sends';
 import { changed, first, type PgExecutor } from './pg-executor';
 import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
 import { messageAttachmentData, messages } from './pg-schema-messages';
@@ -270,19 +271,24 @@ export class PgMessageRepository implements MessageRepository {
     since: Date,
     limit: number,
   ): Promise<SendOutcomeRecord[]> {
-    return this.run(async (db) =>
-      (
-        await db
+    // One query a status, each newest first from (status, updated_at) and stopped at `limit`;
+    // one after the other, as they may share a transaction's connection.
+    return this.run(async (db) => {
+      const lists = [];
+      for (const status of statuses) {
+        const rows = await db
           .select({
             from: messages.fromAddress,
             channel: messages.channel,
             status: messages.status,
             timeline: messages.timeline,
+            updatedAt: messages.updatedAt,
+            id: messages.id,
           })
           .from(messages)
           .where(
             and(
-              inArray(messages.status, [...statuses]),
+              eq(messages.status, status),
               eq(messages.direction, 'outbound'),
               eq(messages.instanceId, instanceId),
               isNotNull(messages.channel),
@@ -290,9 +296,13 @@ export class PgMessageRepository implements MessageRepository {
             ),
           )
           .orderBy(desc(messages.updatedAt), desc(messages.id))
-          .limit(limit)
-      ).flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
-    );
+          .limit(limit);
+        lists.push(
+          rows.flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
+        );
+      }
+      return newestSends(lists, limit);
+    });
   }
 
   unsettledSince(

@@ -27,6 +27,7 @@ import type {
   TransitionOptions,
 } from '../message-repository';
 import { type OutboundTally, toOutboundTally } from '../message-repository';
+import { newestSends } from '../newest-sends';
 import type { SqliteExecutor } from './executor';
 import { insertRow } from './prepared-insert';
 import {
@@ -344,28 +345,36 @@ export class SqliteMessageRepository implements MessageRepository {
     since: Date,
     limit: number,
   ): Promise<SendOutcomeRecord[]> {
+    // One query a status, each newest first from (status, updated_at) and stopped at `limit`.
     return this.run((db) =>
-      db
-        .select({
-          from: messages.fromAddress,
-          channel: messages.channel,
-          status: messages.status,
-          timeline: messages.timeline,
-        })
-        .from(messages)
-        .where(
-          and(
-            inArray(messages.status, [...statuses]),
-            eq(messages.direction, 'outbound'),
-            eq(messages.instanceId, instanceId),
-            isNotNull(messages.channel),
-            gt(messages.updatedAt, since),
-          ),
-        )
-        .orderBy(desc(messages.updatedAt), desc(messages.id))
-        .limit(limit)
-        .all()
-        .flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
+      newestSends(
+        statuses.map((status) =>
+          db
+            .select({
+              from: messages.fromAddress,
+              channel: messages.channel,
+              status: messages.status,
+              timeline: messages.timeline,
+              updatedAt: messages.updatedAt,
+              id: messages.id,
+            })
+            .from(messages)
+            .where(
+              and(
+                eq(messages.status, status),
+                eq(messages.direction, 'outbound'),
+                eq(messages.instanceId, instanceId),
+                isNotNull(messages.channel),
+                gt(messages.updatedAt, since),
+              ),
+            )
+            .orderBy(desc(messages.updatedAt), desc(messages.id))
+            .limit(limit)
+            .all()
+            .flatMap((row) => (row.channel === null ? [] : [{ ...row, channel: row.channel }])),
+        ),
+        limit,
+      ),
     );
   }
 
