@@ -45,14 +45,15 @@ async function deliveryAt(
   path: string,
   match: (body: { id: string; type: string; data: Record<string, unknown> }) => boolean,
 ): Promise<RecordedRequest> {
-  // vi.waitFor rather than expect.poll: it also runs in beforeAll.
+  // vi.waitFor rather than expect.poll: it also runs in beforeAll. The bound is generous: a
+  // message's delivery and its webhooks took over 5 s on CI while other packages' tests ran.
   return vi.waitFor(
     () => {
       const found = deliveriesAt(path).find((request) => match(JSON.parse(request.body)));
       if (!found) throw new Error(`no matching delivery at ${path} yet`);
       return found;
     },
-    { timeout: 5_000, interval: 20 },
+    { timeout: 15_000, interval: 20 },
   );
 }
 
