@@ -18,12 +18,13 @@ const INTERVAL_MS = 1000 / PER_SECOND;
  * The tolerance on the spacing the fake sees: the fake stamps a message when its request arrives,
  * and the path from a send's departure to the upstream (the Twilio adapter's send-ledger write in
  * the database, the HTTP hop, an event loop busy with the burst's acceptances) can be that much
- * slower for one send than for the next on a loaded 2-core machine (up to ~270 ms was measured).
+ * slower for one send than for the next on a loaded 2-core machine (up to ~270 ms was measured,
+ * and 567 ms on CI's Node 22 + PostgreSQL leg with other test files running beside it).
  * Departures themselves are spaced exactly, so the shortfall never adds up: any run of k sends
  * spans at least (k - 1) intervals less this, once. Per-process pacing (what this replaces) gives
  * gaps of about a third of the interval, and a whole burst three times too fast.
  */
-const GAP_TOLERANCE_MS = 300;
+const GAP_TOLERANCE_MS = 600;
 
 /** Redis as the apps see it: running, not configured, or configured and unreachable. */
 type Redis = 'up' | 'none' | 'unreachable';
