@@ -88,16 +88,12 @@ export function nameStatements(client: pg.ClientBase, options: StatementNamingOp
 }
 
 /**
- * Runs `args` on `query` once `DISCARD PLANS` has run before it, in the calling style of `args`
- * (a callback last, or a promise). A discard that fails (a transaction already aborted, which
- * the query will report itself) is ignored.
+ * Runs `DISCARD PLANS` and then `args` on `query`, both queued at once so `pg` runs them in that
+ * order, before any query asked after this one (waiting for the discard first would let a later
+ * query of the same transaction overtake this one). A discard that fails (a transaction already
+ * aborted, which the query will report itself) is ignored.
  */
 function afterPlansDiscarded(query: Query, args: unknown[]): unknown {
-  const discarded = (query('discard plans') as Promise<unknown>).catch(() => undefined);
-  const callback = args.at(-1);
-  if (typeof callback === 'function') {
-    void discarded.then(() => query(...args));
-    return undefined;
-  }
-  return discarded.then(() => query(...args));
+  (query('discard plans') as Promise<unknown>).catch(() => undefined);
+  return query(...args);
 }
