@@ -111,7 +111,7 @@ const EnvSchema = z.object({
   PROVIDER_HTTP_TIMEOUT_MS: env(integer(100).default(15_000)),
   SQLITE_BUSY_TIMEOUT_MS: env(integer(0).default(5000)),
   DATABASE_POOL_SIZE: env(integer(1, 1000).default(10)),
-  DATABASE_NAMED_STATEMENTS: env(booleanFlag.default('false')),
+  DATABASE_NAMED_STATEMENTS: env(booleanFlag.default('true')),
   SQLITE_CHECKPOINT_INTERVAL_MS: env(integer(0).default(250)),
   HEAP_GROWING_PERCENT: env(integer(0, 1000).default(30)),
   FFMPEG_PATH: env(z.string().optional()),

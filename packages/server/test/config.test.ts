@@ -54,7 +54,7 @@ describe('loadConfig', () => {
       ingressDedupeRetentionMs: 2_592_000_000,
       sqliteBusyTimeoutMs: 5000,
       databasePoolSize: 10,
-      databaseNamedStatements: false,
+      databaseNamedStatements: true,
       sqliteCheckpointIntervalMs: 250,
       heapGrowingPercent: 30,
       reachabilityBudgetMs: 2000,

@@ -28,7 +28,7 @@ describe('PostgreSQL statements named after their text', () => {
   });
 
   it('prepares a parameterised statement once per connection and answers from it every time', async () => {
-    const pool = openPgPool(database.url, { max: 1, namedStatements: true });
+    const pool = openPgPool(database.url, { max: 1 });
     try {
       const byId = 'select body from notes where id = $1';
       expect((await pool.query(byId, [1])).rows).toEqual([{ body: 'one' }]);
@@ -43,7 +43,7 @@ describe('PostgreSQL statements named after their text', () => {
   });
 
   it('keeps statements without parameters, and several statements in one text, unnamed', async () => {
-    const pool = openPgPool(database.url, { max: 1, namedStatements: true });
+    const pool = openPgPool(database.url, { max: 1 });
     try {
       await pool.query('begin; select 1; commit');
       expect((await pool.query('select count(*)::int as n from notes')).rows).toEqual([{ n: 2 }]);
@@ -54,7 +54,7 @@ describe('PostgreSQL statements named after their text', () => {
   });
 
   it('keeps a name the caller gave', async () => {
-    const pool = openPgPool(database.url, { max: 1, namedStatements: true });
+    const pool = openPgPool(database.url, { max: 1 });
     try {
       await pool.query({ name: 'mine', text: 'select body from notes where id = $1', values: [1] });
       const names = await pool.query('select name from pg_prepared_statements');
@@ -97,7 +97,7 @@ describe('PostgreSQL statements named after their text', () => {
   });
 
   it('answers a statement that fails to prepare with its error, and the connection goes on', async () => {
-    const pool = openPgPool(database.url, { max: 1, namedStatements: true });
+    const pool = openPgPool(database.url, { max: 1 });
     try {
       await expect(pool.query('select body from missing where id = $1', [1])).rejects.toThrow(
         /relation "missing" does not exist/,

@@ -37,7 +37,7 @@ export function openPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
   });
   // Without a listener, an idle connection the server closed would crash the process.
   pool.on('error', (error) => options.onIdleError?.(error));
-  if (options.namedStatements === true) pool.on('connect', (client) => nameStatements(client));
+  if (options.namedStatements !== false) pool.on('connect', (client) => nameStatements(client));
   return pool;
 }
 
