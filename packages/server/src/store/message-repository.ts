@@ -227,7 +227,11 @@ export interface MessageListQuery {
   after?: CreatedCursor;
 }
 
-/** What the delivery watchdog reads of one outbound message. */
+/**
+ * What the delivery watchdog reads of one outbound message: the two instants of its timeline it
+ * judges by, picked out by the database (a sample holds up to thousands of sends, and their whole
+ * timelines, parsed, held ~20 MB at once; decision 0683).
+ */
 export interface SendOutcomeRecord {
   /** The sender number. */
   from: string;
@@ -235,8 +239,10 @@ export interface SendOutcomeRecord {
   channel: Channel;
   /** Its status now. */
   status: MessageStatus;
-  /** Every status it reached. */
-  timeline: StoredTimelineEntry[];
+  /** When it first reached `sent` (epoch milliseconds); null when its timeline has no `sent`. */
+  sentAt: number | null;
+  /** When it first reached `delivered` or `read` (epoch milliseconds); null when it has not. */
+  deliveredAt: number | null;
 }
 
 /** Outbound messages of a window by their status now (the operator's stats). */

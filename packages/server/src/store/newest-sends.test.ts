@@ -7,7 +7,8 @@ const send = (id: string, at: number, status: RankedSend['status']): RankedSend 
   from: '+14155550100',
   channel: 'sms',
   status,
-  timeline: [],
+  sentAt: at - 500,
+  deliveredAt: status === 'sent' ? null : at,
 });
 
 describe('newestSends', () => {
@@ -22,7 +23,8 @@ describe('newestSends', () => {
       from: '+14155550100',
       channel: 'sms',
       status: 'sent',
-      timeline: [],
+      sentAt: 4500,
+      deliveredAt: null,
     });
   });
 

@@ -26,5 +26,11 @@ export function newestSends(
         b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
     )
     .slice(0, limit)
-    .map(({ from, channel, status, timeline }) => ({ from, channel, status, timeline }));
+    .map(({ from, channel, status, sentAt, deliveredAt }) => ({
+      from,
+      channel,
+      status,
+      sentAt,
+      deliveredAt,
+    }));
 }

@@ -3,11 +3,6 @@ import type { Store } from '../../store/store';
 import { judgeDeliveries, type NumberDeliveryHealth } from './delivery-judgement';
 import type { WatchdogSettings } from './watchdog-settings';
 
-/** When the send first reached `sent` (epoch ms). */
-function sentAt(send: SendOutcomeRecord): number | undefined {
-  return send.timeline.find((entry) => entry.status === 'sent')?.at;
-}
-
 /**
  * The delivery watchdog's automatic pause (an operator opt-in, `deliveryWatchdog.autoPause`,
  * decision 0682): a stalling number's sends on the stalling channel are paused, in the store, until
@@ -45,7 +40,7 @@ export class AutoPause {
           (send) =>
             send.from === verdict.number &&
             send.channel === verdict.channel &&
-            (sentAt(send) ?? 0) > resumedAt,
+            (send.sentAt ?? 0) > resumedAt,
         );
         health = judgeDeliveries(since, settings, now)[0];
       }

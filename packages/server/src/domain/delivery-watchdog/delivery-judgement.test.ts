@@ -11,11 +11,14 @@ const settings = watchdogSettingsOf({
 /** An sms send from `from` sent `agoMs` before NOW, delivered `deliveredAfterMs` later (or never). */
 function send(agoMs: number, deliveredAfterMs?: number, from = '+14155550100'): SendOutcomeRecord {
   const sentAt = NOW - agoMs;
-  const timeline: SendOutcomeRecord['timeline'] = [{ status: 'sent', at: sentAt, channel: 'sms' }];
-  if (deliveredAfterMs !== undefined) {
-    timeline.push({ status: 'delivered', at: sentAt + deliveredAfterMs, channel: 'sms' });
-  }
-  return { from, channel: 'sms', status: timeline.at(-1)?.status ?? 'sent', timeline };
+  const deliveredAt = deliveredAfterMs === undefined ? null : sentAt + deliveredAfterMs;
+  return {
+    from,
+    channel: 'sms',
+    status: deliveredAt === null ? 'sent' : 'delivered',
+    sentAt,
+    deliveredAt,
+  };
 }
 
 describe('judgeDeliveries', () => {

@@ -23,19 +23,14 @@ export interface NumberDeliveryHealth {
 /** One send's verdict: delivered in time, not delivered in time, or too young to say. */
 type Verdict = 'delivered' | 'undelivered' | 'pending';
 
-/** When the send first reached `status` (`read` implies delivered). */
-function firstAt(send: SendOutcomeRecord, statuses: readonly string[]): number | undefined {
-  return send.timeline.find((entry) => statuses.includes(entry.status))?.at;
-}
-
 function verdictOf(
   send: SendOutcomeRecord,
   sentAt: number,
   windowMs: number,
   now: number,
 ): Verdict {
-  const deliveredAt = firstAt(send, ['delivered', 'read']);
-  if (deliveredAt !== undefined && deliveredAt - sentAt <= windowMs) return 'delivered';
+  const { deliveredAt } = send;
+  if (deliveredAt !== null && deliveredAt - sentAt <= windowMs) return 'delivered';
   return now - sentAt >= windowMs ? 'undelivered' : 'pending';
 }
 
@@ -52,8 +47,8 @@ export function judgeDeliveries(
 ): NumberDeliveryHealth[] {
   const groups = new Map<string, { sentAt: number; verdict: Verdict }[]>();
   for (const send of sends) {
-    const sentAt = firstAt(send, ['sent']);
-    if (sentAt === undefined) continue;
+    const { sentAt } = send;
+    if (sentAt === null) continue;
     const windowMs = settings.windowSeconds[send.channel] * 1000;
     const key = `${send.from}\u0000${send.channel}`;
     const group = groups.get(key) ?? [];

@@ -32,6 +32,22 @@ import { changed, first, type PgExecutor } from './pg-executor';
 import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-query';
 import { messageAttachmentData, messages } from './pg-schema-messages';
 
+/**
+ * The instant of the first entry of a message's timeline in one of `statuses` (literals of the
+ * status enum), picked out by PostgreSQL's JSON functions in array order: the watchdog's sample reads
+ * two numbers a send instead of its parsed timeline (decision 0683).
+ */
+function firstTimelineAt(statuses: string): SQL<number | null> {
+  return sql<
+    number | null
+  >`(select (entry.value ->> 'at')::float8 from json_array_elements(${messages.timeline}) with ordinality as entry(value, position) where entry.value ->> 'status' in (${sql.raw(statuses)}) order by entry.position limit 1)`;
+}
+
+/** When a message first reached `sent`. */
+const SENT_AT = firstTimelineAt("'sent'");
+/** When a message first reached `delivered` or `read`. */
+const DELIVERED_AT = firstTimelineAt("'delivered', 'read'");
+
 type MessageRow = typeof messages.$inferSelect;
 
 /** The record of a row of `messages` (the addresses under their record names). */
@@ -281,7 +297,8 @@ export class PgMessageRepository implements MessageRepository {
             from: messages.fromAddress,
             channel: messages.channel,
             status: messages.status,
-            timeline: messages.timeline,
+            sentAt: SENT_AT,
+            deliveredAt: DELIVERED_AT,
             updatedAt: messages.updatedAt,
             id: messages.id,
           })

@@ -40,6 +40,22 @@ import { updateRows } from './prepared-update';
 import { messageAttachmentData, messages } from './schema-messages';
 import { decodeRowInto, tableShape } from './table-statements';
 
+/**
+ * The instant of the first entry of a message's timeline in one of `statuses` (literals of the
+ * status enum), picked out by SQLite's JSON functions in array order: the watchdog's sample reads
+ * two numbers a send instead of its parsed timeline (decision 0683).
+ */
+function firstTimelineAt(statuses: string): SQL<number | null> {
+  return sql<
+    number | null
+  >`(select json_extract(value, '$.at') from json_each(${messages.timeline}) where json_extract(value, '$.status') in (${sql.raw(statuses)}) order by key limit 1)`;
+}
+
+/** When a message first reached `sent`. */
+const SENT_AT = firstTimelineAt("'sent'");
+/** When a message first reached `delivered` or `read`. */
+const DELIVERED_AT = firstTimelineAt("'delivered', 'read'");
+
 function toRow(record: MessageRecord): typeof messages.$inferInsert {
   const { to, from, ...rest } = record;
   return { ...rest, toAddress: to, fromAddress: from };
@@ -354,7 +370,8 @@ export class SqliteMessageRepository implements MessageRepository {
               from: messages.fromAddress,
               channel: messages.channel,
               status: messages.status,
-              timeline: messages.timeline,
+              sentAt: SENT_AT,
+              deliveredAt: DELIVERED_AT,
               updatedAt: messages.updatedAt,
               id: messages.id,
             })
