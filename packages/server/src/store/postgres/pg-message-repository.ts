@@ -33,20 +33,22 @@ import { preparedFirstBy, preparedInsert, preparedUpdate } from './pg-prepared-q
 import { messageAttachmentData, messages } from './pg-schema-messages';
 
 /**
- * The instant of the first entry of a message's timeline in one of `statuses` (literals of the
- * status enum), picked out by PostgreSQL's JSON functions in array order: the watchdog's sample reads
- * two numbers a send instead of its parsed timeline (decision 0683).
+ * The instant of the first entry of a message's timeline in one of `statuses` (enum values,
+ * written into the statement as literals), picked out by PostgreSQL's JSON functions in array
+ * order: the watchdog's sample reads two numbers a send instead of its parsed timeline (decision
+ * 0683).
  */
-function firstTimelineAt(statuses: string): SQL<number | null> {
+function firstTimelineAt(statuses: readonly MessageStatus[]): SQL<number | null> {
+  const literals = sql.raw(statuses.map((status) => `'${status}'`).join(', '));
   return sql<
     number | null
-  >`(select (entry.value ->> 'at')::float8 from json_array_elements(${messages.timeline}) with ordinality as entry(value, position) where entry.value ->> 'status' in (${sql.raw(statuses)}) order by entry.position limit 1)`;
+  >`(select (entry.value ->> 'at')::float8 from json_array_elements(${messages.timeline}) with ordinality as entry(value, position) where entry.value ->> 'status' in (${literals}) order by entry.position limit 1)`;
 }
 
 /** When a message first reached `sent`. */
-const SENT_AT = firstTimelineAt("'sent'");
+const SENT_AT = firstTimelineAt(['sent']);
 /** When a message first reached `delivered` or `read`. */
-const DELIVERED_AT = firstTimelineAt("'delivered', 'read'");
+const DELIVERED_AT = firstTimelineAt(['delivered', 'read']);
 
 type MessageRow = typeof messages.$inferSelect;
 

@@ -41,20 +41,22 @@ import { messageAttachmentData, messages } from './schema-messages';
 import { decodeRowInto, tableShape } from './table-statements';
 
 /**
- * The instant of the first entry of a message's timeline in one of `statuses` (literals of the
- * status enum), picked out by SQLite's JSON functions in array order: the watchdog's sample reads
- * two numbers a send instead of its parsed timeline (decision 0683).
+ * The instant of the first entry of a message's timeline in one of `statuses` (enum values,
+ * written into the statement as literals), picked out by SQLite's JSON functions in array
+ * order: the watchdog's sample reads two numbers a send instead of its parsed timeline (decision
+ * 0683).
  */
-function firstTimelineAt(statuses: string): SQL<number | null> {
+function firstTimelineAt(statuses: readonly MessageStatus[]): SQL<number | null> {
+  const literals = sql.raw(statuses.map((status) => `'${status}'`).join(', '));
   return sql<
     number | null
-  >`(select json_extract(value, '$.at') from json_each(${messages.timeline}) where json_extract(value, '$.status') in (${sql.raw(statuses)}) order by key limit 1)`;
+  >`(select json_extract(value, '$.at') from json_each(${messages.timeline}) where json_extract(value, '$.status') in (${literals}) order by key limit 1)`;
 }
 
 /** When a message first reached `sent`. */
-const SENT_AT = firstTimelineAt("'sent'");
+const SENT_AT = firstTimelineAt(['sent']);
 /** When a message first reached `delivered` or `read`. */
-const DELIVERED_AT = firstTimelineAt("'delivered', 'read'");
+const DELIVERED_AT = firstTimelineAt(['delivered', 'read']);
 
 function toRow(record: MessageRecord): typeof messages.$inferInsert {
   const { to, from, ...rest } = record;
