@@ -127,12 +127,14 @@ describe('storage faults', () => {
     });
     const app = await buildMessagingApp({ env: FAST, dir: mount, store: 'sqlite' });
     const accepted: string[] = [];
-    // Fill what the database left free but a few hundred KiB, then send until the disk is full.
+    // Fill what the database left free but 2 MiB, then send until the disk is full. 2 MiB is
+    // twenty to thirty sends here; 256 KiB was four, and on CI's loaded SQLite leg even the first
+    // send found the disk full.
     const filler = join(mount, 'filler');
     const free = Number(
       execFileSync('df', ['--output=avail', '-B1', mount]).toString().split('\n')[1],
     );
-    writeFileSync(filler, Buffer.alloc(Math.max(0, free - 256 * 1024)));
+    writeFileSync(filler, Buffer.alloc(Math.max(0, free - 2 * 1024 * 1024)));
     let refused: Awaited<ReturnType<typeof send>> | undefined;
     for (let index = 0; index < 2000 && refused === undefined; index += 1) {
       const response = await send(app, `fill ${index} ${'x'.repeat(1500)}`);
