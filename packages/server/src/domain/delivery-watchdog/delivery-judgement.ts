@@ -24,12 +24,11 @@ export interface NumberDeliveryHealth {
 type Verdict = 'delivered' | 'undelivered' | 'pending';
 
 function verdictOf(
-  send: SendOutcomeRecord,
   sentAt: number,
+  deliveredAt: number | null,
   windowMs: number,
   now: number,
 ): Verdict {
-  const { deliveredAt } = send;
   if (deliveredAt !== null && deliveredAt - sentAt <= windowMs) return 'delivered';
   return now - sentAt >= windowMs ? 'undelivered' : 'pending';
 }
@@ -52,7 +51,7 @@ export function judgeDeliveries(
     const windowMs = settings.windowSeconds[send.channel] * 1000;
     const key = `${send.from}\u0000${send.channel}`;
     const group = groups.get(key) ?? [];
-    group.push({ sentAt, verdict: verdictOf(send, sentAt, windowMs, now) });
+    group.push({ sentAt, verdict: verdictOf(sentAt, send.deliveredAt, windowMs, now) });
     groups.set(key, group);
   }
   return [...groups].map(([key, group]) => {
